@@ -1,0 +1,131 @@
+# Looplab.cmake: turns each stages/NN_name/ folder into its targets.
+#
+# For stage NN:  looplab_sNN (library)   demo_sNN (its demo program)
+#                tests_sNN (GoogleTest)  scenarios_sNN (scenario twins)
+#                bench_sNN (Google Benchmark)
+# and CTest tests labelled stageNN. Nobody lists files by hand: a stage is a
+# folder with a stage.toml, a group is a line of cmake/features.cmake.
+
+set(LOOPLAB_FEATURES "")
+
+# looplab_feature(NAME SINCE NN): declared in cmake/features.cmake.
+function(looplab_feature name since_keyword since)
+  if(NOT since_keyword STREQUAL "SINCE")
+    message(FATAL_ERROR "looplab_feature(${name} SINCE NN): expected SINCE, got ${since_keyword}")
+  endif()
+  math(EXPR since_number "${since}")  # "08" is not an octal literal here
+  set_property(GLOBAL APPEND PROPERTY LOOPLAB_FEATURES "${name}")
+  set_property(GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_${name} "${since_number}")
+endfunction()
+
+# The groups that apply to stage number `number`, in table order.
+function(looplab_features_for number out_var)
+  get_property(all GLOBAL PROPERTY LOOPLAB_FEATURES)
+  set(result "")
+  foreach(feature IN LISTS all)
+    get_property(since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_${feature})
+    if(since LESS_EQUAL number)
+      list(APPEND result "${feature}")
+    endif()
+  endforeach()
+  set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+function(looplab_add_stage stage_dir)
+  get_filename_component(folder "${stage_dir}" NAME)
+  string(SUBSTRING "${folder}" 0 2 nn)
+  math(EXPR number "${nn}")
+  set(label "stage${nn}")
+  set_property(GLOBAL APPEND PROPERTY LOOPLAB_STAGE_NUMBERS "${nn}")
+
+  # The library: everything the chapter teaches.
+  file(GLOB sources CONFIGURE_DEPENDS "${stage_dir}/src/*.cpp")
+  add_library(looplab_s${nn} STATIC ${sources})
+  target_include_directories(looplab_s${nn} PUBLIC "${stage_dir}/include")
+  target_compile_definitions(looplab_s${nn} PUBLIC LOOPLAB_STAGE=${number})
+  target_link_libraries(looplab_s${nn} PUBLIC Threads::Threads)
+
+  file(GLOB demo_sources CONFIGURE_DEPENDS "${stage_dir}/demo/*.cpp")
+  if(demo_sources)
+    add_executable(demo_s${nn} ${demo_sources})
+    target_link_libraries(demo_s${nn} PRIVATE looplab_s${nn})
+  endif()
+
+  looplab_features_for(${number} features)
+
+  if(LOOPLAB_BUILD_TESTS)
+    set(test_sources "")
+    set(scenario_sources "")
+    foreach(feature IN LISTS features)
+      file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/${feature}/*_test.cpp")
+      list(APPEND test_sources ${found})
+      file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/scenarios/${feature}/*.cpp")
+      list(APPEND scenario_sources ${found})
+    endforeach()
+
+    if(test_sources)
+      add_executable(tests_s${nn} ${test_sources})
+      target_link_libraries(tests_s${nn} PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
+      target_include_directories(tests_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+      gtest_discover_tests(tests_s${nn}
+        TEST_PREFIX "s${nn}."
+        PROPERTIES LABELS "${label}" TIMEOUT 120
+        DISCOVERY_MODE PRE_TEST)
+    endif()
+
+    if(scenario_sources)
+      add_executable(scenarios_s${nn} ${scenario_sources})
+      target_link_libraries(scenarios_s${nn} PRIVATE looplab_s${nn} looplab_scenario_main)
+      target_include_directories(scenarios_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+      foreach(source IN LISTS scenario_sources)
+        get_filename_component(name "${source}" NAME_WE)
+        add_test(NAME s${nn}.scenario.${name}
+                 COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
+                         cpp ${source} --binary $<TARGET_FILE:scenarios_s${nn}>)
+        set_tests_properties(s${nn}.scenario.${name} PROPERTIES LABELS "${label};scenario" TIMEOUT 60)
+      endforeach()
+    endif()
+  endif()
+
+  if(LOOPLAB_BUILD_BENCH)
+    set(bench_sources "")
+    foreach(feature IN LISTS features)
+      file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/bench/${feature}/*.cpp")
+      list(APPEND bench_sources ${found})
+    endforeach()
+    if(bench_sources)
+      add_executable(bench_s${nn} ${bench_sources})
+      target_link_libraries(bench_s${nn} PRIVATE looplab_s${nn} benchmark::benchmark_main)
+      # Smoke mode: every benchmark runs once, briefly, so none can rot.
+      add_test(NAME s${nn}.bench_smoke
+               COMMAND bench_s${nn} --benchmark_min_time=0.0001 --benchmark_format=console)
+      set_tests_properties(s${nn}.bench_smoke PROPERTIES LABELS "${label};bench_smoke" TIMEOUT 300)
+    endif()
+  endif()
+endfunction()
+
+# One CTest test per scenario twin: CPython runs the Python program and must
+# print the C++ scenario's `// expect:` lines. Labelled with every stage the
+# scenario applies to, so `ctest -L stage03` includes CPython's verdict too.
+function(looplab_add_cpython_twins)
+  get_property(all GLOBAL PROPERTY LOOPLAB_FEATURES)
+  get_property(stages GLOBAL PROPERTY LOOPLAB_STAGE_NUMBERS)
+  foreach(feature IN LISTS all)
+    get_property(since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_${feature})
+    set(labels "cpython;scenario")
+    foreach(nn IN LISTS stages)
+      math(EXPR number "${nn}")
+      if(since LESS_EQUAL number)
+        list(APPEND labels "stage${nn}")
+      endif()
+    endforeach()
+    file(GLOB sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/scenarios/${feature}/*.cpp")
+    foreach(source IN LISTS sources)
+      get_filename_component(name "${source}" NAME_WE)
+      add_test(NAME cpython.scenario.${name}
+               COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
+                       cpython ${source})
+      set_tests_properties(cpython.scenario.${name} PROPERTIES LABELS "${labels}" TIMEOUT 120)
+    endforeach()
+  endforeach()
+endfunction()

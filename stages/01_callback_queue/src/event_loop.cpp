@@ -1,0 +1,172 @@
+#include "looplab/event_loop.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace looplab {
+namespace {
+
+SteadyClock& steady_clock() {
+  static SteadyClock clock;
+  return clock;
+}
+
+// asyncio's events._running_loop: the loop that run_forever() runs on this thread.
+thread_local EventLoop* running_loop = nullptr;
+
+}  // namespace
+
+EventLoop::EventLoop() : EventLoop(steady_clock()) {}
+
+EventLoop::EventLoop(Clock& clock) : clock_(&clock) {}
+
+EventLoop::~EventLoop() {
+  if (is_running()) std::terminate();  // destroying a loop from inside its own callback
+  ready_.clear();
+}
+
+EventLoop& get_running_loop() {
+  if (running_loop == nullptr) throw RuntimeError("no running event loop");
+  return *running_loop;
+}
+
+// ---- scheduling -------------------------------------------------------
+
+// [call_soon]
+Handle EventLoop::call_soon_callback(Callback callback, SourceLocation where) {
+  check_closed();
+  if (debug_) check_thread();
+  Ref<HandleState> handle(new HandleState(std::move(callback), Context::copy_current(), where));
+  ready_.push_back(handle);
+  return Handle(std::move(handle));
+}
+// [call_soon]
+
+void EventLoop::check_closed() const {
+  if (closed_) throw RuntimeError("Event loop is closed");
+}
+
+void EventLoop::check_thread() const {
+  // Only checked in debug mode and only while the loop runs, as asyncio does:
+  // the ready queue is not thread-safe (stage 09 adds call_soon_threadsafe).
+  std::thread::id owner = running_thread_.load(std::memory_order_relaxed);
+  if (owner != std::thread::id{} && owner != std::this_thread::get_id()) {
+    throw RuntimeError("Non-thread-safe operation invoked on an event loop other than the current one");
+  }
+}
+
+// ---- running ----------------------------------------------------------
+
+// [run_forever]
+void EventLoop::run_forever() {
+  check_closed();
+  if (is_running()) throw RuntimeError("This event loop is already running");
+  if (running_loop != nullptr) {
+    throw RuntimeError("Cannot run the event loop while another loop is running");
+  }
+  // Set up before the guarded region, so that a refused nested call above
+  // leaves the running loop untouched (CPython 3.13.0 got this wrong: gh-130145).
+  running_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  running_loop = this;
+  struct Cleanup {
+    EventLoop* loop;
+    ~Cleanup() {
+      loop->stopping_ = false;
+      loop->running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
+      running_loop = nullptr;
+    }
+  } cleanup{this};
+
+  for (;;) {
+    run_once();
+    if (stopping_) break;
+  }
+}
+// [run_forever]
+
+// [run_once]
+void EventLoop::run_once() {
+  // asyncio would now wait in the selector for something to happen. Stage 01
+  // has nothing that could happen: an empty queue stays empty.
+  if (ready_.empty() && !stopping_) {
+    throw RuntimeError(
+        "run_forever(): nothing is scheduled and stop() was not called; "
+        "with nothing to wait for, the loop would wait forever");
+  }
+
+  // Run exactly the handles that are queued now. Handles they schedule wait
+  // for the next turn, so a callback that reschedules itself cannot starve
+  // the others.
+  std::size_t ntodo = ready_.size();
+  for (std::size_t i = 0; i < ntodo; ++i) {
+    Ref<HandleState> handle = ready_.pop_front();
+    if (handle->cancelled()) continue;
+    run_handle(*handle);
+  }
+}
+// [run_once]
+
+void EventLoop::run_handle(HandleState& handle) {
+  if (!debug_) {
+    handle.run(*this);
+    return;
+  }
+  Clock::time_point start = clock_->now();
+  handle.run(*this);
+  Clock::duration took = clock_->now() - start;
+  if (took >= slow_callback_duration) {
+    std::fprintf(stderr, "Executing %s took %.3f seconds\n", handle.repr().c_str(),
+                 std::chrono::duration<double>(took).count());
+  }
+}
+
+void EventLoop::close() {
+  if (is_running()) throw RuntimeError("Cannot close a running event loop");
+  if (closed_) return;
+  closed_ = true;
+  ready_.clear();  // dropped, not run
+}
+
+// ---- errors -----------------------------------------------------------
+
+// [call_exception_handler]
+void EventLoop::call_exception_handler(const ExceptionContext& context) {
+  if (exception_handler_) {
+    try {
+      exception_handler_(*this, context);
+      return;
+    } catch (const SystemExit&) {
+      throw;
+    } catch (const KeyboardInterrupt&) {
+      throw;
+    } catch (...) {
+      // A broken handler must not lose the original report: hand both to the default.
+      ExceptionContext failure{.message = "Unhandled error in exception handler",
+                               .exception = std::current_exception(),
+                               .context = &context};
+      try {
+        default_exception_handler(failure);
+      } catch (...) {
+        std::fputs("Exception in default exception handler\n", stderr);
+      }
+      return;
+    }
+  }
+  try {
+    default_exception_handler(context);
+  } catch (...) {
+    std::fputs("Exception in default exception handler\n", stderr);
+  }
+}
+// [call_exception_handler]
+
+void EventLoop::default_exception_handler(const ExceptionContext& context) {
+  std::string report = context.message.empty() ? "Unhandled exception in event loop" : context.message;
+  if (context.handle) report += "\nhandle: " + context.handle.repr();
+  if (context.context != nullptr) report += "\ncontext: " + context.context->message;
+  if (context.exception) report += "\nexception: " + describe_exception(context.exception);
+  report += '\n';
+  std::cerr << report << std::flush;
+}
+
+}  // namespace looplab

@@ -1,0 +1,38 @@
+#include "looplab/handle.hpp"
+
+#include <string_view>
+
+#include "looplab/event_loop.hpp"
+#include "looplab/exceptions.hpp"
+
+namespace looplab {
+
+void HandleState::run(EventLoop& loop) {
+  // [handle_run]
+  // Moved out first: the callback may cancel its own handle, which resets callback_,
+  // and it must not be destroyed while it runs. It is destroyed (with what it
+  // captured) when this function returns.
+  Callback callback = std::move(callback_);
+  try {
+    context_.run(callback);
+  } catch (const SystemExit&) {
+    throw;
+  } catch (const KeyboardInterrupt&) {
+    throw;
+  } catch (...) {
+    loop.call_exception_handler({.message = "Exception in callback " + repr(),
+                                 .exception = std::current_exception(),
+                                 .handle = Handle(Ref<HandleState>(this))});
+  }
+  // [handle_run]
+}
+
+std::string HandleState::repr() const {
+  std::string_view file = created_at_.file;
+  if (auto slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  std::string text = cancelled_ ? "<Handle cancelled created at " : "<Handle created at ";
+  text.append(file).append(":").append(std::to_string(created_at_.line)).append(">");
+  return text;
+}
+
+}  // namespace looplab

@@ -1,0 +1,132 @@
+// Contexts: captured when a callback is scheduled, entered while it runs.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "looplab/event_loop.hpp"
+#include "support/run_one_turn.hpp"
+
+namespace looplab {
+namespace {
+
+ContextVar<std::string> request_id("request_id", "none");
+ContextVar<int> counter("counter");  // no default
+
+// Each test starts from an empty thread context.
+class ContextTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Context::current() = Context(); }
+  void TearDown() override { Context::current() = Context(); }
+};
+
+TEST_F(ContextTest, TheCallbackSeesTheValueSetBeforeCallSoonEvenIfChangedAfter) {
+  EventLoop loop;
+  std::string seen;
+  request_id.set("req-1");
+  loop.call_soon([&] { seen = request_id.get(); });
+  request_id.set("req-2");
+  testing::run_one_turn(loop);
+  EXPECT_EQ(seen, "req-1");
+  EXPECT_EQ(request_id.get(), "req-2");
+}
+
+TEST_F(ContextTest, ChangesInsideACallbackDoNotLeakOut) {
+  EventLoop loop;
+  std::vector<std::string> seen;
+  request_id.set("outer");
+  loop.call_soon([&] {
+    request_id.set("inside");
+    seen.push_back(request_id.get());
+  });
+  loop.call_soon([&] { seen.push_back(request_id.get()); });  // scheduled before the change ran
+  testing::run_one_turn(loop);
+  EXPECT_EQ(seen, (std::vector<std::string>{"inside", "outer"}));
+  EXPECT_EQ(request_id.get(), "outer");
+}
+
+TEST_F(ContextTest, ACallbackScheduledFromACallbackInheritsItsContext) {
+  EventLoop loop;
+  std::string seen;
+  loop.call_soon([&] {
+    request_id.set("from-parent");
+    loop.call_soon([&] { seen = request_id.get(); });
+  });
+  testing::run_one_turn(loop);
+  testing::run_one_turn(loop);
+  EXPECT_EQ(seen, "from-parent");
+  EXPECT_EQ(request_id.get(), "none");
+}
+
+TEST_F(ContextTest, TheHandleKeepsTheChangesItsCallbackMade) {
+  EventLoop loop;
+  Handle handle = loop.call_soon([] { counter.set(5); });
+  testing::run_one_turn(loop);
+  int inside = handle.get_context().run([] { return counter.get(); });
+  EXPECT_EQ(inside, 5);
+  EXPECT_THROW(counter.get(), LookupError);
+}
+
+TEST_F(ContextTest, GetFallsBackToTheDefaultThenToTheArgument) {
+  EXPECT_EQ(request_id.get(), "none");
+  EXPECT_EQ(counter.get(41), 41);
+  try {
+    counter.get();
+    FAIL() << "no LookupError";
+  } catch (const LookupError& e) {
+    EXPECT_EQ(std::string(e.what()), "ContextVar 'counter' has no value");
+  }
+}
+
+TEST_F(ContextTest, ResetRestoresTheOldValueOrAbsence) {
+  auto first = counter.set(1);
+  EXPECT_FALSE(first.old_value().has_value());
+  auto second = counter.set(2);
+  EXPECT_EQ(second.old_value(), 1);
+  counter.reset(second);
+  EXPECT_EQ(counter.get(), 1);
+  counter.reset(first);
+  EXPECT_THROW(counter.get(), LookupError);
+}
+
+TEST_F(ContextTest, ATokenWorksOnceOnItsOwnVariableInItsOwnContext) {
+  auto token = counter.set(1);
+  counter.reset(token);
+  EXPECT_THROW(counter.reset(token), RuntimeError);
+
+  ContextVar<int> other("other");
+  auto foreign = other.set(1);
+  EXPECT_THROW(counter.reset(foreign), ValueError);
+
+  auto outer = counter.set(3);
+  Context elsewhere;
+  EXPECT_THROW(elsewhere.run([&] { counter.reset(outer); }), ValueError);
+}
+
+TEST_F(ContextTest, ACopyIsASnapshot) {
+  counter.set(1);
+  Context snapshot = Context::copy_current();
+  counter.set(2);
+  EXPECT_EQ(snapshot.run([] { return counter.get(); }), 1);
+  EXPECT_EQ(counter.get(), 2);
+}
+
+TEST_F(ContextTest, AContextCannotBeEnteredTwice) {
+  Context context;
+  EXPECT_THROW(context.run([&] { context.run([] {}); }), RuntimeError);
+  EXPECT_NO_THROW(context.run([] {}));  // and it left cleanly
+}
+
+TEST_F(ContextTest, RunLeavesTheContextEvenWhenTheFunctionThrows) {
+  Context context;
+  EXPECT_THROW(context.run([] {
+    counter.set(9);
+    throw ValueError("boom");
+  }),
+               ValueError);
+  EXPECT_THROW(counter.get(), LookupError);  // we are back in the thread's own context
+  EXPECT_EQ(context.run([] { return counter.get(); }), 9);
+}
+
+}  // namespace
+}  // namespace looplab

@@ -1,0 +1,75 @@
+// Debug mode: slow callbacks are reported; foreign threads are refused.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "looplab/event_loop.hpp"
+#include "looplab/testing/manual_clock.hpp"
+#include "support/run_one_turn.hpp"
+
+namespace looplab {
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::internal::CaptureStderr;
+using ::testing::internal::GetCapturedStderr;
+
+TEST(DebugMode, ASlowCallbackIsReportedWithItsHandle) {
+  looplab::testing::ManualClock clock;
+  EventLoop loop(clock);
+  loop.set_debug(true);
+  EXPECT_EQ(loop.slow_callback_duration, 100ms);
+  loop.call_soon([&] { clock.advance(150ms); });  // "takes" 150 ms without waiting
+  CaptureStderr();
+  testing::run_one_turn(loop);
+  std::string err = GetCapturedStderr();
+  EXPECT_NE(err.find("Executing <Handle created at debug_mode_test.cpp:"), std::string::npos) << err;
+  EXPECT_NE(err.find("took 0.150 seconds"), std::string::npos) << err;
+}
+
+TEST(DebugMode, FastCallbacksAndNonDebugLoopsAreNotReported) {
+  looplab::testing::ManualClock clock;
+  EventLoop loop(clock);
+  loop.set_debug(true);
+  loop.slow_callback_duration = 50ms;
+  loop.call_soon([&] { clock.advance(49ms); });
+  CaptureStderr();
+  testing::run_one_turn(loop);
+  loop.set_debug(false);
+  loop.call_soon([&] { clock.advance(10s); });
+  testing::run_one_turn(loop);
+  EXPECT_EQ(GetCapturedStderr(), "");
+}
+
+TEST(DebugModeThreads, CallSoonFromAForeignThreadWhileRunningIsAnError) {
+  EventLoop loop;
+  loop.set_debug(true);
+  std::string error;
+  loop.call_soon([&] {
+    std::thread foreign([&] {
+      try {
+        loop.call_soon([] {});
+      } catch (const RuntimeError& e) {
+        error = e.what();
+      }
+    });
+    foreign.join();
+  });
+  testing::run_one_turn(loop);
+  EXPECT_EQ(error, "Non-thread-safe operation invoked on an event loop other than the current one");
+}
+
+TEST(DebugModeThreads, AForeignThreadMayScheduleWhileTheLoopIsNotRunning) {
+  EventLoop loop;
+  loop.set_debug(true);
+  std::thread([&] { loop.call_soon([] {}); }).join();  // asyncio checks only while running
+  bool ran = false;
+  loop.call_soon([&] { ran = true; });
+  testing::run_one_turn(loop);
+  EXPECT_TRUE(ran);
+}
+
+}  // namespace
+}  // namespace looplab

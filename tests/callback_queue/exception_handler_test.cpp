@@ -1,0 +1,129 @@
+// Exceptions escaping callbacks go to the exception handler; the loop goes on.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "looplab/event_loop.hpp"
+#include "support/run_one_turn.hpp"
+
+namespace looplab {
+namespace {
+
+using ::testing::internal::CaptureStderr;
+using ::testing::internal::GetCapturedStderr;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(ExceptionHandler, TheDefaultHandlerWritesTheReportAndTheNextCallbackRuns) {
+  EventLoop loop;
+  bool next_ran = false;
+  loop.call_soon([] { throw ValueError("boom"); });
+  loop.call_soon([&] { next_ran = true; });
+  CaptureStderr();
+  testing::run_one_turn(loop);
+  std::string err = GetCapturedStderr();
+  EXPECT_TRUE(next_ran);
+  EXPECT_TRUE(contains(err, "Exception in callback <Handle created at exception_handler_test.cpp:")) << err;
+  EXPECT_TRUE(contains(err, "exception: ValueError: boom")) << err;
+}
+
+TEST(ExceptionHandler, ACustomHandlerReceivesMessageExceptionAndHandle) {
+  EventLoop loop;
+  std::vector<ExceptionContext> reports;
+  loop.set_exception_handler([&](EventLoop& l, const ExceptionContext& context) {
+    EXPECT_EQ(&l, &loop);
+    reports.push_back(context);
+  });
+  Handle failing = loop.call_soon([] { throw std::runtime_error("bad"); });
+  testing::run_one_turn(loop);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].message, "Exception in callback " + failing.repr());
+  EXPECT_EQ(describe_exception(reports[0].exception), "std::runtime_error: bad");
+  EXPECT_TRUE(reports[0].handle == failing);
+}
+
+TEST(ExceptionHandler, NonStandardExceptionsAreReportedToo) {
+  EventLoop loop;
+  std::string described;
+  loop.set_exception_handler(
+      [&](EventLoop&, const ExceptionContext& context) { described = describe_exception(context.exception); });
+  loop.call_soon([] { throw 42; });
+  testing::run_one_turn(loop);
+  EXPECT_EQ(described, "int (not a std::exception)");
+}
+
+TEST(ExceptionHandler, AFailingCustomHandlerFallsBackToTheDefault) {
+  EventLoop loop;
+  bool next_ran = false;
+  loop.set_exception_handler([](EventLoop&, const ExceptionContext&) { throw RuntimeError("handler broke"); });
+  loop.call_soon([] { throw ValueError("boom"); });
+  loop.call_soon([&] { next_ran = true; });
+  CaptureStderr();
+  testing::run_one_turn(loop);
+  std::string err = GetCapturedStderr();
+  EXPECT_TRUE(next_ran);
+  EXPECT_TRUE(contains(err, "Unhandled error in exception handler")) << err;
+  EXPECT_TRUE(contains(err, "exception: RuntimeError: handler broke")) << err;
+  EXPECT_TRUE(contains(err, "context: Exception in callback")) << err;
+}
+
+TEST(ExceptionHandler, AnEmptyHandlerRestoresTheDefault) {
+  EventLoop loop;
+  int custom_calls = 0;
+  loop.set_exception_handler([&](EventLoop&, const ExceptionContext&) { ++custom_calls; });
+  EXPECT_TRUE(static_cast<bool>(loop.get_exception_handler()));
+  loop.set_exception_handler(nullptr);
+  EXPECT_FALSE(static_cast<bool>(loop.get_exception_handler()));
+  loop.call_soon([] { throw ValueError("boom"); });
+  CaptureStderr();
+  testing::run_one_turn(loop);
+  EXPECT_TRUE(contains(GetCapturedStderr(), "ValueError: boom"));
+  EXPECT_EQ(custom_calls, 0);
+}
+
+TEST(ExceptionHandler, CallExceptionHandlerWorksWithOnlyAMessage) {
+  EventLoop loop;
+  CaptureStderr();
+  loop.call_exception_handler({.message = "something odd"});
+  loop.call_exception_handler({});
+  std::string err = GetCapturedStderr();
+  EXPECT_TRUE(contains(err, "something odd\n")) << err;
+  EXPECT_TRUE(contains(err, "Unhandled exception in event loop\n")) << err;
+}
+
+// asyncio lets exactly two exception types through: SystemExit and KeyboardInterrupt.
+TEST(ExceptionHandler, SystemExitEscapesRunForeverAndTheLoopStaysUsable) {
+  EventLoop loop;
+  std::vector<std::string> ran;
+  loop.call_soon([] { throw SystemExit(3); });
+  loop.call_soon([&] { ran.push_back("after"); });
+  try {
+    loop.run_forever();
+    FAIL() << "SystemExit did not escape";
+  } catch (const SystemExit& e) {
+    EXPECT_EQ(e.code(), 3);
+  }
+  EXPECT_FALSE(loop.is_running());
+  EXPECT_TRUE(ran.empty());
+  testing::run_one_turn(loop);  // the rest of the queue is still there
+  EXPECT_EQ(ran, (std::vector<std::string>{"after"}));
+}
+
+TEST(ExceptionHandler, KeyboardInterruptEscapesRunForever) {
+  EventLoop loop;
+  loop.call_soon([] { throw KeyboardInterrupt(); });
+  EXPECT_THROW(testing::run_one_turn(loop), KeyboardInterrupt);
+  EXPECT_FALSE(loop.is_running());
+}
+
+TEST(ExceptionHandler, SystemExitFromTheHandlerEscapesToo) {
+  EventLoop loop;
+  loop.set_exception_handler([](EventLoop&, const ExceptionContext&) { throw SystemExit(1); });
+  loop.call_soon([] { throw ValueError("boom"); });
+  EXPECT_THROW(testing::run_one_turn(loop), SystemExit);
+}
+
+}  // namespace
+}  // namespace looplab
