@@ -23,7 +23,6 @@ void operator delete(void* block, std::size_t /*size*/) noexcept { std::free(blo
 namespace looplab::testing {
 
 AllocationCounter::AllocationCounter() : start_(allocations) {}
-AllocationCounter::~AllocationCounter() = default;
 std::size_t AllocationCounter::count() const { return allocations - start_; }
 
 }  // namespace looplab::testing

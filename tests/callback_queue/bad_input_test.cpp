@@ -72,7 +72,8 @@ TEST(BadInput, RunningASecondLoopInsideTheFirst) {
   EventLoop inner;
   std::string error;
   inner.call_soon([] {});
-  outer.call_soon([&] { error = error_message<RuntimeError>([&] { testing::run_one_turn(inner); }); });
+  outer.call_soon(
+      [&] { error = error_message<RuntimeError>([&] { testing::run_one_turn(inner); }); });
   testing::run_one_turn(outer);
   EXPECT_EQ(error, "Cannot run the event loop while another loop is running");
   testing::run_one_turn(inner);  // both loops still work afterwards

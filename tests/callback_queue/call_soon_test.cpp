@@ -133,7 +133,8 @@ TEST(CallSoon, ReprNamesWhereTheHandleWasCreated) {
   Handle handle = loop.call_soon([] {});
   EXPECT_EQ(handle.repr().rfind("<Handle created at call_soon_test.cpp:", 0), 0u) << handle.repr();
   handle.cancel();
-  EXPECT_EQ(handle.repr().rfind("<Handle cancelled created at call_soon_test.cpp:", 0), 0u) << handle.repr();
+  EXPECT_EQ(handle.repr().rfind("<Handle cancelled created at call_soon_test.cpp:", 0), 0u)
+      << handle.repr();
 }
 
 TEST(CallSoon, CloseDropsQueuedCallbacksWithoutRunningThem) {

@@ -1,11 +1,11 @@
 // Callback: the small-buffer, move-only callable behind every Handle.
+#include "looplab/callback.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
 #include <memory>
 #include <string>
-
-#include "looplab/callback.hpp"
 
 namespace looplab {
 namespace {

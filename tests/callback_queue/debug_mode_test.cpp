@@ -25,7 +25,8 @@ TEST(DebugMode, ASlowCallbackIsReportedWithItsHandle) {
   CaptureStderr();
   testing::run_one_turn(loop);
   std::string err = GetCapturedStderr();
-  EXPECT_NE(err.find("Executing <Handle created at debug_mode_test.cpp:"), std::string::npos) << err;
+  EXPECT_NE(err.find("Executing <Handle created at debug_mode_test.cpp:"), std::string::npos)
+      << err;
   EXPECT_NE(err.find("took 0.150 seconds"), std::string::npos) << err;
 }
 

@@ -14,7 +14,9 @@ namespace {
 using ::testing::internal::CaptureStderr;
 using ::testing::internal::GetCapturedStderr;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(ExceptionHandler, TheDefaultHandlerWritesTheReportAndTheNextCallbackRuns) {
   EventLoop loop;
@@ -25,7 +27,8 @@ TEST(ExceptionHandler, TheDefaultHandlerWritesTheReportAndTheNextCallbackRuns) {
   testing::run_one_turn(loop);
   std::string err = GetCapturedStderr();
   EXPECT_TRUE(next_ran);
-  EXPECT_TRUE(contains(err, "Exception in callback <Handle created at exception_handler_test.cpp:")) << err;
+  EXPECT_TRUE(contains(err, "Exception in callback <Handle created at exception_handler_test.cpp:"))
+      << err;
   EXPECT_TRUE(contains(err, "exception: ValueError: boom")) << err;
 }
 
@@ -47,8 +50,9 @@ TEST(ExceptionHandler, ACustomHandlerReceivesMessageExceptionAndHandle) {
 TEST(ExceptionHandler, NonStandardExceptionsAreReportedToo) {
   EventLoop loop;
   std::string described;
-  loop.set_exception_handler(
-      [&](EventLoop&, const ExceptionContext& context) { described = describe_exception(context.exception); });
+  loop.set_exception_handler([&](EventLoop&, const ExceptionContext& context) {
+    described = describe_exception(context.exception);
+  });
   loop.call_soon([] { throw 42; });
   testing::run_one_turn(loop);
   EXPECT_EQ(described, "int (not a std::exception)");
@@ -57,7 +61,8 @@ TEST(ExceptionHandler, NonStandardExceptionsAreReportedToo) {
 TEST(ExceptionHandler, AFailingCustomHandlerFallsBackToTheDefault) {
   EventLoop loop;
   bool next_ran = false;
-  loop.set_exception_handler([](EventLoop&, const ExceptionContext&) { throw RuntimeError("handler broke"); });
+  loop.set_exception_handler(
+      [](EventLoop&, const ExceptionContext&) { throw RuntimeError("handler broke"); });
   loop.call_soon([] { throw ValueError("boom"); });
   loop.call_soon([&] { next_ran = true; });
   CaptureStderr();

@@ -19,7 +19,8 @@ ContextVar<std::string> request_id("request_id", "none");
 int main() {
   EventLoop loop;
   loop.set_exception_handler([](EventLoop&, const ExceptionContext& context) {
-    std::printf("  exception handler: %s\n", looplab::describe_exception(context.exception).c_str());
+    std::printf("  exception handler: %s\n",
+                looplab::describe_exception(context.exception).c_str());
   });
 
   int turn = 1;
@@ -33,7 +34,10 @@ int main() {
     loop.call_soon([&] { say("scheduled by the first: runs one turn later"); });
   });
   request_id.set("req-2");  // the first callback still sees req-1
-  loop.call_soon([&] { say("second callback, then it throws"); throw std::runtime_error("boom"); });
+  loop.call_soon([&] {
+    say("second callback, then it throws");
+    throw std::runtime_error("boom");
+  });
   looplab::Handle cancelled = loop.call_soon([&] { say("never printed"); });
   cancelled.cancel();
   loop.call_soon([&] { say("third callback: the loop went on after the exception"); });

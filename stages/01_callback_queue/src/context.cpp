@@ -6,8 +6,9 @@ namespace looplab {
 namespace {
 
 detail::VarMap::const_iterator position(const detail::VarMap& map, std::uint64_t var_id) {
-  return std::lower_bound(map.begin(), map.end(), var_id,
-                          [](const detail::ContextEntry& e, std::uint64_t id) { return e.var_id < id; });
+  return std::lower_bound(
+      map.begin(), map.end(), var_id,
+      [](const detail::ContextEntry& e, std::uint64_t id) { return e.var_id < id; });
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ void EventLoop::check_thread() const {
   // the ready queue is not thread-safe (stage 09 adds call_soon_threadsafe).
   std::thread::id owner = running_thread_.load(std::memory_order_relaxed);
   if (owner != std::thread::id{} && owner != std::this_thread::get_id()) {
-    throw RuntimeError("Non-thread-safe operation invoked on an event loop other than the current one");
+    throw RuntimeError(
+        "Non-thread-safe operation invoked on an event loop other than the current one");
   }
 }
 
@@ -161,7 +162,8 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
 // [call_exception_handler]
 
 void EventLoop::default_exception_handler(const ExceptionContext& context) {
-  std::string report = context.message.empty() ? "Unhandled exception in event loop" : context.message;
+  std::string report =
+      context.message.empty() ? "Unhandled exception in event loop" : context.message;
   if (context.handle) report += "\nhandle: " + context.handle.repr();
   if (context.context != nullptr) report += "\ncontext: " + context.context->message;
   if (context.exception) report += "\nexception: " + describe_exception(context.exception);

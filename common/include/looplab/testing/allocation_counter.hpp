@@ -16,7 +16,7 @@ namespace looplab::testing {
 class AllocationCounter {
  public:
   AllocationCounter();
-  ~AllocationCounter();
+  ~AllocationCounter() = default;
   AllocationCounter(const AllocationCounter&) = delete;
   AllocationCounter& operator=(const AllocationCounter&) = delete;
 

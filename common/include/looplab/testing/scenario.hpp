@@ -30,8 +30,8 @@ inline void trace(const std::string& line) {
 
 }  // namespace looplab::testing
 
-#define LOOPLAB_SCENARIO(name)                                                             \
-  static void looplab_scenario_##name();                                                   \
-  [[maybe_unused]] static const bool looplab_registered_##name =                           \
-      ::looplab::testing::register_scenario(#name, &looplab_scenario_##name);              \
+#define LOOPLAB_SCENARIO(name)                                                \
+  static void looplab_scenario_##name();                                      \
+  [[maybe_unused]] static const bool looplab_registered_##name =              \
+      ::looplab::testing::register_scenario(#name, &looplab_scenario_##name); \
   static void looplab_scenario_##name()

@@ -4,8 +4,10 @@
 // one would cost more than the rest of call_soon() together, so Handles take
 // their memory from here: a per-thread free list for each block size, filled by
 // the Handles that have run. Once a program is warm, scheduling a callback
-// allocates nothing. Each list keeps at most kMaxCachedBlocks blocks, so a burst
-// of a million queued callbacks does not stay resident forever.
+// allocates nothing. Like malloc, the pool keeps what it was given back: a
+// list holds up to kMaxCachedBlocks blocks (128 MiB of 128-byte handles), enough
+// for a million queued callbacks to be recycled rather than re-allocated, and
+// a bound on what an extreme burst leaves resident.
 #pragma once
 
 #include <cstddef>
@@ -16,7 +18,7 @@ class BlockPool {
  public:
   static constexpr std::size_t kGranule = 16;        // block sizes are multiples of this
   static constexpr std::size_t kMaxBlockSize = 512;  // larger requests go to operator new
-  static constexpr std::size_t kMaxCachedBlocks = std::size_t{1} << 17;
+  static constexpr std::size_t kMaxCachedBlocks = std::size_t{1} << 20;
 
   static void* allocate(std::size_t size);
   static void deallocate(void* block, std::size_t size) noexcept;

@@ -27,9 +27,11 @@ class Callback {
   Callback() noexcept = default;
 
   template <typename F>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, Callback> &&
-             std::is_invocable_r_v<void, std::remove_cvref_t<F>&>)
-  Callback(F&& f) {  // NOLINT(google-explicit-constructor): built from lambdas
+  requires(!std::is_same_v<std::remove_cvref_t<F>, Callback> &&
+           std::is_invocable_r_v<void, std::remove_cvref_t<F>&>)
+      // Implicit, so call sites can pass a lambda. The constraint above keeps it
+      // from hiding the move constructor, which clang-tidy cannot see.
+      Callback(F&& f) {  // NOLINT(bugprone-forwarding-reference-overload)
     using Fn = std::remove_cvref_t<F>;
     if constexpr (fits_inline<Fn>()) {
       ::new (storage_) Fn(std::forward<F>(f));

@@ -40,12 +40,18 @@ class Context {
  public:
   /// An empty context: every variable has its default value.
   Context() = default;
-  // Copying takes the snapshot, not the "entered" state (Python's ctx.copy()).
+  // Copying or moving takes the snapshot, never the "entered" state (Python's ctx.copy()).
   Context(const Context& other) : vars_(other.vars_) {}
+  Context(Context&& other) noexcept : vars_(std::move(other.vars_)) {}
   Context& operator=(const Context& other) {
-    vars_ = other.vars_;
+    if (this != &other) vars_ = other.vars_;
     return *this;
   }
+  Context& operator=(Context&& other) noexcept {
+    vars_ = std::move(other.vars_);
+    return *this;
+  }
+  ~Context() = default;
 
   /// contextvars.copy_context(): a copy of the context this thread runs in.
   static Context copy_current() { return Context(current()); }

@@ -73,7 +73,9 @@ class EventLoop {
   /// loop is not running, the next run_forever() runs exactly one turn.
   void stop() noexcept { stopping_ = true; }
 
-  bool is_running() const noexcept { return running_thread_.load(std::memory_order_relaxed) != std::thread::id{}; }
+  bool is_running() const noexcept {
+    return running_thread_.load(std::memory_order_relaxed) != std::thread::id{};
+  }
   bool is_closed() const noexcept { return closed_; }
 
   /// Drops every queued callback without running it. RuntimeError while running.
@@ -107,7 +109,8 @@ class EventLoop {
   bool stopping_ = false;               // asyncio's _stopping
   bool closed_ = false;
   bool debug_ = false;
-  std::atomic<std::thread::id> running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
+  std::atomic<std::thread::id>
+      running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
   ExceptionHandler exception_handler_;
   Clock* clock_;
 };

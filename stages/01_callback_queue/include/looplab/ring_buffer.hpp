@@ -39,7 +39,8 @@ class RingBuffer {
  private:
   void grow() {
     std::vector<T> bigger(slots_.empty() ? 16 : slots_.size() * 2);
-    for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move(slots_[(head_ + i) & (slots_.size() - 1)]);
+    for (std::size_t i = 0; i < size_; ++i)
+      bigger[i] = std::move(slots_[(head_ + i) & (slots_.size() - 1)]);
     slots_ = std::move(bigger);
     head_ = 0;
   }

@@ -1,0 +1,78 @@
+# looplab: the two commands are `make test` and `make report`.
+# Everything else here is a step of those two, runnable on its own.
+
+SHELL := /bin/bash
+STAGES := $(patsubst stages/%/stage.toml,%,$(wildcard stages/*/stage.toml))
+# The report needs matplotlib and uvloop, which Debian packages for its own python3.
+REPORT_PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+QUICK ?=
+CTEST_FLAGS ?= --output-on-failure
+
+.PHONY: help test report deps check-stages lint format build-dev test-dev test-clang test-tsan \
+        test-export bench-smoke clean
+
+help:
+	@echo "make test          everything CI checks: stage copies, lint, g++ ASan+UBSan, clang, TSan, exports"
+	@echo "make report        benchmarks against CPython asyncio and uvloop -> build/report/index.html"
+	@echo "make report QUICK=1  a short version of the report"
+	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
+	@echo "make format        apply .clang-format to every C++ file"
+
+deps:
+	@tools/install-deps build
+
+test: deps check-stages test-dev test-clang lint test-tsan test-export
+	@echo "make test: all checks passed"
+
+check-stages:
+	tools/stage check
+
+build-dev:
+	cmake --preset dev
+	cmake --build --preset dev
+
+test-dev: build-dev
+	ctest --preset dev $(CTEST_FLAGS)
+
+# clang with ASan+UBSan. The CPython twins do not depend on the compiler: run once, in test-dev.
+test-clang:
+	cmake --preset clang
+	cmake --build --preset clang
+	ctest --preset clang $(CTEST_FLAGS) -LE 'cpython|tools'
+
+test-tsan:
+	cmake --preset tsan
+	cmake --build --preset tsan
+	ctest --preset tsan $(CTEST_FLAGS) -LE 'cpython|tools'
+
+# Each stage exported alone must build and pass its own tests (tools/stage export).
+test-export:
+	@set -e; for stage in $(STAGES); do \
+	  nn=$${stage:0:2}; dir=build/export/$$stage; rm -rf $$dir; \
+	  tools/stage export $$nn $$dir >/dev/null; \
+	  cmake -S $$dir -B $$dir/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPLAB_BUILD_BENCH=OFF >/dev/null; \
+	  cmake --build $$dir/build >/dev/null; \
+	  (cd $$dir/build && ctest -LE cpython --output-on-failure | tail -n 3); \
+	done
+
+CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build/')
+TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
+
+# One formatting and lint configuration for every stage. clang-tidy reads the clang build's compile commands.
+lint:
+	clang-format --dry-run --Werror $(CXX_SOURCES)
+	@test -f build/clang/compile_commands.json || cmake --preset clang >/dev/null
+	clang-tidy -p build/clang --quiet $(TIDY_SOURCES) 2>&1 | grep -v 'warnings generated' ; exit $${PIPESTATUS[0]}
+
+format:
+	clang-format -i $(CXX_SOURCES)
+
+report:
+	@tools/install-deps report
+	cmake --preset release
+	cmake --build --preset release
+	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick)
+	@echo "report: build/report/index.html and build/report/report.md"
+
+clean:
+	rm -rf build
