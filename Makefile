@@ -9,19 +9,20 @@ QUICK ?=
 CTEST_FLAGS ?= --output-on-failure
 
 .PHONY: help test report deps check-stages lint format build-dev test-dev test-clang test-tsan \
-        test-export bench-smoke clean
+        test-export check-assignments assignment clean
 
 help:
 	@echo "make test          everything CI checks: stage copies, lint, g++ ASan+UBSan, clang, TSan, exports"
 	@echo "make report        benchmarks against CPython asyncio and uvloop -> build/report/index.html"
 	@echo "make report QUICK=1  a short version of the report"
 	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
+	@echo "make assignment STAGE=NN [OUT=dir]  write the starter project of assignment NN"
 	@echo "make format        apply .clang-format to every C++ file"
 
 deps:
 	@tools/install-deps build
 
-test: deps check-stages test-dev test-clang lint test-tsan test-export
+test: deps check-stages test-dev test-clang lint test-tsan test-export check-assignments
 	@echo "make test: all checks passed"
 
 check-stages:
@@ -54,6 +55,18 @@ test-export:
 	  cmake --build $$dir/build >/dev/null; \
 	  (cd $$dir/build && ctest -LE cpython --output-on-failure | tail -n 3); \
 	done
+
+# Every stage's assignment: the reference gets full marks, the starter builds,
+# passes the earlier stages' tests, fails some new ones, gets partial marks.
+check-assignments:
+	@set -e; for stage in $(STAGES); do tools/assignment check $${stage:0:2}; done
+
+STAGE ?=
+OUT ?= build/assignment-$(STAGE)
+assignment:
+	@test -n "$(STAGE)" || { echo "usage: make assignment STAGE=NN [OUT=dir]"; exit 2; }
+	rm -rf $(OUT)
+	tools/assignment make $(STAGE) $(OUT)
 
 CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build/')
 TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)

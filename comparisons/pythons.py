@@ -10,8 +10,15 @@ Two questions matter to the scenario checks and the benchmark report:
   the distribution's own Python (Debian packages uvloop for /usr/bin/python3),
   which need not be the newest one.
 
-Both answers are worked out afresh each time by asking candidate interpreters
-for their version; nothing is cached on disk.  Environment overrides:
+Both answers are worked out afresh each time; nothing is cached on disk.  To
+keep that cheap (every scenario check is its own CTest test, and spawning an
+interpreter costs 15-100 ms), candidates are first ranked by the version their
+path spells (``python3.13``, pyenv's ``versions/3.13.0/``, or the file a
+``python3`` symlink resolves to), and only the best of them are started to
+confirm it: ``newest_cpython()`` normally starts one interpreter.  A candidate
+whose path says nothing about its version is always asked.  pyenv's shims are
+skipped (they only dispatch to pyenv's ``versions/``, which are searched
+directly).  Environment overrides:
 
 * ``PYTHON=/path/to/python``        the interpreter ``newest_cpython()`` returns
 * ``UVLOOP_PYTHON=/path/to/python`` the interpreter ``uvloop_python()`` returns
@@ -45,6 +52,12 @@ _PROBE = (
 
 # python3.12, python3.13, ... (not python3.13t, python3.12-config, ...)
 _VERSIONED_NAME = re.compile(r"^python3\.\d+$")
+# The version a file name spells: python3.13 -> (3, 13).
+_NAME_VERSION = re.compile(r"^python(\d+)\.(\d+)$")
+# The version a pyenv-style install directory spells: 3.13.0, 3.13.0t, 3.14-dev.
+_DIR_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
+
+Guess = Optional[Tuple[int, ...]]  # (3, 13) or (3, 13, 0); None: the path does not say
 
 
 class InterpreterError(RuntimeError):
@@ -134,14 +147,26 @@ def _pyenv_roots() -> List[Path]:
     if os.environ.get("PYENV_ROOT"):
         roots.append(Path(os.environ["PYENV_ROOT"]))
     roots += [Path.home() / ".pyenv", Path("/root/.pyenv")]
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        if _is_pyenv_shims(directory):
+            roots.append(Path(directory).parent)
     return roots
+
+
+def _is_pyenv_shims(directory: str) -> bool:
+    """True for pyenv's <root>/shims (not for other tools' shims, e.g. asdf's,
+    whose interpreters we would not otherwise find)."""
+    path = Path(directory)
+    return path.name == "shims" and (path.parent / "versions").is_dir()
 
 
 def candidate_paths() -> List[str]:
     """Every place a CPython might live, without duplicates, in search order.
 
     PATH (``python3.NN`` and ``python3``), pyenv's versions, then the usual
-    system locations.  Two paths to the same file count once.
+    system locations.  Two paths to the same file count once.  pyenv's shims
+    are left out: a shim for a version that is not selected fails after ~100 ms,
+    and every interpreter a shim can reach is found under pyenv's versions/.
     """
     found: List[str] = []
 
@@ -149,13 +174,13 @@ def candidate_paths() -> List[str]:
         found.append(str(path))
 
     for directory in os.environ.get("PATH", "").split(os.pathsep):
-        if not directory or not os.path.isdir(directory):
+        if not directory or not os.path.isdir(directory) or _is_pyenv_shims(directory):
             continue
         for name in sorted(os.listdir(directory)):
             if _VERSIONED_NAME.match(name):
                 add(Path(directory) / name)
     on_path = shutil.which("python3")
-    if on_path:
+    if on_path and not _is_pyenv_shims(os.path.dirname(on_path)):
         add(on_path)
     for root in _pyenv_roots():
         for path in sorted(glob.glob(str(root / "versions" / "*" / "bin" / "python3"))):
@@ -169,11 +194,7 @@ def candidate_paths() -> List[str]:
 
 
 def _unique_existing(paths: List[str]) -> List[str]:
-    """Drop missing files and second paths to an already listed file.
-
-    pyenv shims are scripts, not symlinks, so they survive this and are
-    weeded out later when they fail to answer the probe.
-    """
+    """Drop missing files and second paths to an already listed file."""
     seen = set()
     unique = []
     for path in paths:
@@ -187,9 +208,68 @@ def _unique_existing(paths: List[str]) -> List[str]:
     return unique
 
 
-def _cpythons() -> Iterator[Interpreter]:
-    """The candidates that answer the probe and are CPython."""
+def guess_version(path: str) -> Guess:
+    """The version `path` spells, without running it; None if it does not say.
+
+    Looks at the file name (``python3.13``), the name of the file a symlink
+    resolves to (``python3`` -> ``python3.13``) and a pyenv-style install
+    directory (``.../versions/3.13.0/bin/python3``), which alone gives the
+    micro version.  Only a guess: the probe has the last word.
+    """
+    from_name: Guess = None
+    for name in (os.path.basename(path), os.path.basename(os.path.realpath(path))):
+        match = _NAME_VERSION.match(name)
+        if match:
+            from_name = (int(match[1]), int(match[2]))
+            break
+    from_dir: Guess = None
+    for candidate in (path, os.path.realpath(path)):
+        parts = Path(candidate).parts
+        # <prefix>/<version dir>/bin/<file>: pyenv, asdf, python-build, uv, ...
+        if len(parts) >= 3 and parts[-2] == "bin":
+            match = _DIR_VERSION.match(parts[-3])
+            if match:
+                from_dir = tuple(int(group) for group in match.groups() if group is not None)
+                break
+    if from_dir is not None and (from_name is None or from_dir[:2] == from_name):
+        return from_dir
+    return from_name
+
+
+def _could_be_newer(guess: Guess, version: Tuple[int, ...]) -> bool:
+    """Could an interpreter guessed as `guess` be newer than `version`?"""
+    if guess is None:
+        return True  # the path does not say: only asking it tells
+    known = tuple(version[:len(guess)])
+    return guess > known or (guess == known and len(guess) < 3)
+
+
+def _ranked_candidates(min_version: Tuple[int, ...] = (0,)) -> List[Tuple[str, Guess]]:
+    """(path, guess) for every candidate that might be >= min_version, most
+    promising first: highest guessed version first (a bare 3.13 ahead of 3.13.0,
+    since it might be 3.13.5), then the ones whose path does not say.  Ties
+    keep the search order of candidate_paths()."""
+    ranked = []
     for path in candidate_paths():
+        guess = guess_version(path)
+        if guess is not None and guess < tuple(min_version)[:len(guess)]:
+            continue  # says it is too old
+        ranked.append((path, guess))
+
+    def key(item: Tuple[str, Guess]):
+        guess = item[1]
+        if guess is None:
+            return (1, ())
+        padded = tuple(guess) + (float("inf"),) * (3 - len(guess))
+        return (0, tuple(-part for part in padded))
+
+    return sorted(ranked, key=key)
+
+
+def _cpythons() -> Iterator[Interpreter]:
+    """Every candidate that answers the probe and is CPython, probing lazily,
+    most promising first (see _ranked_candidates)."""
+    for path, _ in _ranked_candidates():
         interpreter = probe(path)
         if interpreter is not None and interpreter.implementation == "CPython":
             yield interpreter
@@ -219,8 +299,16 @@ def newest_cpython(min_version: Tuple[int, ...] = DEFAULT_MIN_VERSION) -> Interp
     override = os.environ.get("PYTHON")
     if override:
         return require(override, min_version, what="$PYTHON")
+    # Ask the candidates most promising first, and only those whose path leaves
+    # room for a newer version than the best confirmed so far: usually the
+    # first one asked is the answer and the rest are skipped unasked.
     best: Optional[Interpreter] = None
-    for interpreter in _cpythons():
+    for path, guess in _ranked_candidates(min_version):
+        if best is not None and not _could_be_newer(guess, best.version):
+            continue
+        interpreter = probe(path)
+        if interpreter is None or interpreter.implementation != "CPython":
+            continue
         if interpreter.version >= tuple(min_version):
             if best is None or interpreter.version > best.version:
                 best = interpreter
@@ -248,8 +336,7 @@ def uvloop_python() -> Optional[Interpreter]:
     system = probe("/usr/bin/python3")
     if system is not None and can_import(system, "uvloop"):
         return system
-    others = sorted(_cpythons(), key=lambda i: i.version, reverse=True)
-    for interpreter in others:
+    for interpreter in _cpythons():  # newest first, probed one at a time
         if _same_file(interpreter.path, "/usr/bin/python3"):
             continue  # already tried
         if can_import(interpreter, "uvloop"):

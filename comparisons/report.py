@@ -20,9 +20,16 @@ What it writes into ``--out``:
 * ``report.md`` and ``index.html`` (the same content; the HTML has its charts
   inlined and needs nothing else),
 * ``summary.json``: ``{workload: {implementation id: ns per op}}``, and
-  ``implementations.json``: what each implementation id stands for,
+  ``implementations.json``: what each implementation id stands for, with its
+  per-workload ``notes`` (the benchmark's ``state.SetLabel`` text, e.g. what a
+  stage skips that asyncio does) and, for Python loops, the twins' ``gc``
+  setting,
 * ``raw/``: every JSON file the benchmark programs wrote,
 * ``charts/``: SVG charts (if matplotlib can be imported).
+
+In report.md and index.html a benchmark's label is shown in a "note" column
+next to its row, and the header says whether the twins ran with Python's cyclic
+gc on (read from the "gc" field of their JSON contexts).
 
 Progress goes to stderr, one line per run.  The exit status is 1 if any run
 failed (the report is still written, with the failures listed).
@@ -100,12 +107,20 @@ class Results:
     impls: Dict[str, Implementation] = field(default_factory=dict)
     workloads: Dict[str, Workload] = field(default_factory=dict)
     ns_per_op: Dict[str, Dict[str, float]] = field(default_factory=dict)
+    # {workload: {impl id: label}}: what a benchmark says about itself with
+    # Google Benchmark's state.SetLabel(), e.g. what a stage skips that asyncio does.
+    notes: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    # {impl id: {"on", "off", "unknown"}}: the "gc" field of the twins' JSON contexts.
+    python_gc: Dict[str, set] = field(default_factory=dict)
     failures: List[str] = field(default_factory=list)
     warnings: List[str] = field(default_factory=list)
 
-    def record(self, workload: str, impl: Implementation, ns: float) -> None:
+    def record(self, workload: str, impl: Implementation, ns: float,
+               note: Optional[str] = None) -> None:
         self.workloads.setdefault(workload, Workload(workload))
         self.ns_per_op.setdefault(workload, {})[impl.id] = ns
+        if note:
+            self.notes.setdefault(workload, {})[impl.id] = note
 
 
 # ---------------------------------------------------------------------------
@@ -221,8 +236,32 @@ def ns_per_op_by_workload(document: dict) -> Dict[str, float]:
     return figures
 
 
-def run_job(job: Job) -> Dict[str, float]:
-    """Run one program; return its figures, or raise RuntimeError with the reason."""
+def labels_by_workload(document: dict) -> Dict[str, str]:
+    """{workload: label} from one Google Benchmark JSON document.
+
+    A benchmark that calls ``state.SetLabel(text)`` gets a "label" field in each
+    of its entries; benchmarks that do not (and older binaries) have none.
+    """
+    labels: Dict[str, str] = {}
+    for entry in document.get("benchmarks", []):
+        label = (entry.get("label") or "").strip()
+        if label:
+            workload = (entry.get("run_name") or entry["name"]).split("/")[0]
+            labels.setdefault(workload, label)
+    return labels
+
+
+@dataclass
+class Outcome:
+    """What one successful run produced."""
+
+    ns_per_op: Dict[str, float]
+    labels: Dict[str, str]
+    context: dict
+
+
+def run_job(job: Job) -> Outcome:
+    """Run one program; return what it measured, or raise RuntimeError with the reason."""
     try:
         result = subprocess.run(job.command, capture_output=True, text=True,
                                 errors="replace", timeout=job.timeout)
@@ -233,13 +272,15 @@ def run_job(job: Job) -> Dict[str, float]:
     if result.returncode != 0:
         raise RuntimeError(f"exit status {result.returncode}\n{result.stderr.strip()}")
     try:
-        figures = ns_per_op_by_workload(json.loads(job.raw.read_text()))
+        document = json.loads(job.raw.read_text())
+        figures = ns_per_op_by_workload(document)
+        labels = labels_by_workload(document)
     except (OSError, ValueError, KeyError) as error:
         raise RuntimeError(f"unreadable output {job.raw}: {error}\n{result.stderr.strip()}") \
             from None
     if not figures:
         raise RuntimeError(f"no benchmarks in {job.raw}")
-    return figures
+    return Outcome(figures, labels, document.get("context", {}))
 
 
 def run_all(jobs: List[Job], results: Results) -> None:
@@ -247,13 +288,18 @@ def run_all(jobs: List[Job], results: Results) -> None:
     for step, job in enumerate(jobs, start=1):
         print(f"[{step}/{len(jobs)}] {job.title} ... ", end="", file=sys.stderr, flush=True)
         try:
-            figures = run_job(job)
+            outcome = run_job(job)
         except RuntimeError as error:
             print("FAILED", file=sys.stderr)
             results.failures.append(f"{job.title}: {error}\n  command: {' '.join(job.command)}")
             continue
+        figures = outcome.ns_per_op
         for workload, ns in figures.items():
-            results.record(workload, job.impl, ns)
+            results.record(workload, job.impl, ns, outcome.labels.get(workload))
+        if job.impl.kind != "looplab":
+            # gbench.py writes "gc": "on"|"off"; twins from before it did not.
+            results.python_gc.setdefault(job.impl.id, set()).add(
+                str(outcome.context.get("gc", "unknown")))
         if len(figures) == 1:
             (ns,) = figures.values()
             print(f"{format_ns(ns)} ns/op", file=sys.stderr)
@@ -365,6 +411,28 @@ def environment(build_dir: Path, quick: bool, repetitions: int,
     return rows
 
 
+def python_gc_state(results: Results) -> str:
+    """"on", "off", "unknown" or "mixed": how the twins that ran had the cyclic gc."""
+    states = set().union(*results.python_gc.values()) if results.python_gc else set()
+    if not states:
+        return "unknown"
+    return states.pop() if len(states) == 1 else "mixed"
+
+
+def python_gc_text(results: Results) -> str:
+    """The header's "Python gc" value: was the cyclic gc on in the twins?"""
+    state = python_gc_state(results)
+    if state == "on":
+        return "on (the twins ran with CPython's cyclic garbage collector enabled, as real programs run)"
+    if state == "off":
+        return "off (gbench.py --no-gc: disabled during each timed batch, unlike real programs)"
+    if state == "mixed":
+        detail = "; ".join(f"{impl_id}: {'/'.join(sorted(states))}"
+                           for impl_id, states in sorted(results.python_gc.items()))
+        return f"mixed (not all twins ran with the same setting: {detail})"
+    return "unknown (the twins' JSON does not record it)"
+
+
 def unoptimized_build_warning(interpreter: pythons.Interpreter) -> Optional[str]:
     """A warning if the baseline CPython was built without PGO (pyenv's default).
 
@@ -421,8 +489,8 @@ def ratio_text(ratio: float) -> str:
     return f"{1 / ratio:.1f}× slower"
 
 
-def table_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str]]:
-    """(implementation, ns/op, ratio, compared with) for one workload."""
+def table_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str, str]]:
+    """(implementation, ns/op, ratio, compared with, note) for one workload."""
     figures = results.ns_per_op.get(workload, {})
     rows = []
     for impl in results.impls.values():
@@ -438,8 +506,27 @@ def table_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str
                 against += " (same interpreter)"
         else:
             ratio, against = "n/a", f"{results.impls[impl.baseline].label} did not run"
-        rows.append((impl.label, format_ns(ns), ratio, against))
+        note = results.notes.get(workload, {}).get(impl.id, "")
+        rows.append((impl.label, format_ns(ns), ratio, against, note))
     return rows
+
+
+def has_notes(workload: str, results: Results) -> bool:
+    return bool(results.notes.get(workload))
+
+
+def gc_reading_note(results: Results) -> str:
+    """The "how to read this" line about the Python twins' gc."""
+    state = python_gc_state(results)
+    if state == "on":
+        return ("The Python twins ran with CPython's cyclic garbage collector on, as real "
+                "programs run: gc traversing the queued Handles is part of what a workload "
+                "costs on CPython (comparisons/asyncio/gbench.py --no-gc turns it off).")
+    if state == "off":
+        return ("The Python twins ran with CPython's cyclic garbage collector off during each "
+                "timed batch (gbench.py --no-gc), which real programs do not do: their "
+                "times leave out what gc costs them.")
+    return f"The Python twins' cyclic garbage collector: {python_gc_text(results)}."
 
 
 # ---------------------------------------------------------------------------
@@ -544,9 +631,9 @@ HOW_TO_READ = [
     "this row's time: \"62.3× faster\" means this row needs 1/62.3 of the time. "
     "looplab stages are set against asyncio on the newest CPython; uvloop only "
     "against asyncio on the same interpreter, never against another version.",
-    "The Python twins run with the cyclic garbage collector paused during each timed "
-    "batch (it would otherwise time CPython's memory management, not its event loop; "
-    "see comparisons/asyncio/gbench.py).",
+    "The note column, where there is one, is what a benchmark says about itself "
+    "(Google Benchmark's state.SetLabel): for a looplab stage, the work asyncio does "
+    "in that workload which the stage does not do yet.",
 ]
 
 HOW_TO_REPRODUCE = [
@@ -592,15 +679,22 @@ def write_markdown(report: Report) -> str:
     lines += ["", f"> {RATIO_NOTE}", ""]
     lines += problem_lines_markdown(report)
     lines += ["## How to read this", ""]
-    lines += [f"- {text}" for text in HOW_TO_READ]
+    lines += [f"- {text}" for text in HOW_TO_READ + [gc_reading_note(results)]]
     lines += [""]
     for workload in workload_order(results):
         lines += [f"## {workload.name}", ""]
         for paragraph in description_paragraphs(workload):
             lines += [paragraph, ""]
-        lines += ["| implementation | ns/op | ratio | compared with |",
-                  "|---|---:|---:|---|"]
-        lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in table_rows(workload.name, results)]
+        with_notes = has_notes(workload.name, results)
+        if with_notes:
+            lines += ["| implementation | ns/op | ratio | compared with | note |",
+                      "|---|---:|---:|---|---|"]
+        else:
+            lines += ["| implementation | ns/op | ratio | compared with |",
+                      "|---|---:|---:|---|"]
+        for row in table_rows(workload.name, results):
+            cells = row if with_notes else row[:4]
+            lines += ["| " + " | ".join(markdown_cell(cell) for cell in cells) + " |"]
         lines += [""]
         for chart in report.charts.get(workload.name, []):
             lines += [f"![{chart.stem}]({chart.relative_to(report.out_dir).as_posix()})", ""]
@@ -611,6 +705,11 @@ def write_markdown(report: Report) -> str:
               "`summary.json` holds the medians, keyed by the ids in "
               "`implementations.json`.", ""]
     return "\n".join(lines)
+
+
+def markdown_cell(text: str) -> str:
+    """Text that cannot break a Markdown table row."""
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def problem_lines_markdown(report: Report) -> List[str]:
@@ -642,6 +741,7 @@ dl.header dd { margin: 0; }
            white-space: pre-wrap; font-family: monospace; }
 img.chart { max-width: 100%; display: block; margin: 1em 0; }
 code { background: #f3f3f3; padding: 0 0.2em; }
+td.note-cell { font-size: 0.9em; color: #555; }
 """
 
 
@@ -660,15 +760,19 @@ def write_html(report: Report) -> str:
         parts += ["<h2>Failed runs</h2>"]
         parts += [f'<div class="failure">{e(failure)}</div>' for failure in results.failures]
     parts += ["<h2>How to read this</h2>", "<ul>"]
-    parts += [f"<li>{e(text)}</li>" for text in HOW_TO_READ] + ["</ul>"]
+    parts += [f"<li>{e(text)}</li>" for text in HOW_TO_READ + [gc_reading_note(results)]]
+    parts += ["</ul>"]
     for workload in workload_order(results):
         parts += [f'<h2 id="{e(workload.name)}">{e(workload.name)}</h2>']
         parts += [f"<p>{e(p)}</p>" for p in description_paragraphs(workload)]
+        with_notes = has_notes(workload.name, results)
         parts += ["<table><tr><th>implementation</th><th>ns/op</th><th>ratio</th>"
-                  "<th>compared with</th></tr>"]
-        for name, ns, ratio, against in table_rows(workload.name, results):
+                  "<th>compared with</th>" + ("<th>note</th>" if with_notes else "") + "</tr>"]
+        for name, ns, ratio, against, note in table_rows(workload.name, results):
             parts += [f'<tr><td>{e(name)}</td><td class="num">{e(ns)}</td>'
-                      f'<td class="num">{e(ratio)}</td><td>{e(against)}</td></tr>']
+                      f'<td class="num">{e(ratio)}</td><td>{e(against)}</td>'
+                      + (f'<td class="note-cell">{e(note)}</td>' if with_notes else "")
+                      + "</tr>"]
         parts += ["</table>"]
         for chart in report.charts.get(workload.name, []):
             data = base64.b64encode(chart.read_bytes()).decode("ascii")
@@ -697,6 +801,13 @@ def write_summaries(results: Results, out_dir: Path) -> None:
             "interpreter": impl.interpreter.path if impl.interpreter else None,
             "python_version": impl.interpreter.version_str if impl.interpreter else None,
         }
+        notes = {workload: by_impl[impl.id] for workload, by_impl in sorted(results.notes.items())
+                 if impl.id in by_impl}
+        if notes:
+            described[impl.id]["notes"] = notes  # {workload: what the benchmark's label says}
+        if impl.id in results.python_gc:
+            gc_states = sorted(results.python_gc[impl.id])
+            described[impl.id]["gc"] = gc_states[0] if len(gc_states) == 1 else gc_states
     (out_dir / "implementations.json").write_text(json.dumps(described, indent=2) + "\n")
 
 
@@ -768,6 +879,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if pgo_warning:
         results.warnings.append(pgo_warning)
     header = environment(args.build_dir, args.quick, args.repetitions, python_impls)
+    header.append(("Python gc", python_gc_text(results)))
     charts, chart_note = draw_charts(results, charts_dir)
     report = Report(results, header, charts, chart_note, args.out)
     (args.out / "report.md").write_text(write_markdown(report))
