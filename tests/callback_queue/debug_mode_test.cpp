@@ -6,7 +6,6 @@
 #include <thread>
 
 #include "looplab/event_loop.hpp"
-#include "looplab/testing/manual_clock.hpp"
 #include "support/run_one_turn.hpp"
 
 namespace looplab {
@@ -17,7 +16,7 @@ using ::testing::internal::CaptureStderr;
 using ::testing::internal::GetCapturedStderr;
 
 TEST(DebugMode, ASlowCallbackIsReportedWithItsHandle) {
-  looplab::testing::ManualClock clock;
+  VirtualClock clock;
   EventLoop loop(clock);
   loop.set_debug(true);
   EXPECT_EQ(loop.slow_callback_duration, 100ms);
@@ -31,7 +30,7 @@ TEST(DebugMode, ASlowCallbackIsReportedWithItsHandle) {
 }
 
 TEST(DebugMode, FastCallbacksAndNonDebugLoopsAreNotReported) {
-  looplab::testing::ManualClock clock;
+  VirtualClock clock;
   EventLoop loop(clock);
   loop.set_debug(true);
   loop.slow_callback_duration = 50ms;

@@ -4,6 +4,8 @@
 // interface instead of calling the steady clock directly, so that tests can
 // hand it a clock they move by hand and never wait for real time to pass.
 // Stage 01 only reads it in debug mode, to find slow callbacks.
+//
+// [clock]
 #pragma once
 
 #include <chrono>
@@ -24,5 +26,18 @@ class SteadyClock final : public Clock {
  public:
   time_point now() override { return std::chrono::steady_clock::now(); }
 };
+
+/// A clock that moves only when told to: tests and demos use it so that
+/// nothing depends on how fast the machine is. "This callback took 150 ms"
+/// is `clock.advance(150ms)` inside the callback.
+class VirtualClock final : public Clock {
+ public:
+  time_point now() override { return now_; }
+  void advance(duration by) { now_ += by; }
+
+ private:
+  time_point now_{};  // starts at zero, like a fresh monotonic clock
+};
+// [clock]
 
 }  // namespace looplab
