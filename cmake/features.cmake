@@ -10,3 +10,4 @@
 # this file too.
 
 looplab_feature(callback_queue SINCE 01)
+looplab_feature(timers SINCE 02)

@@ -21,7 +21,8 @@ int main() {
   };
 
   loop.call_later(300ms, [&] { say("call_later(300ms)"); });
-  loop.call_later(100ms, [&] { say("call_later(100ms): deadlines decide, not the order of the calls"); });
+  loop.call_later(100ms,
+                  [&] { say("call_later(100ms): deadlines decide, not the order of the calls"); });
   loop.call_soon([&] { say("call_soon: ready now, runs first"); });
   auto cancelled = loop.call_later(200ms, [&] { say("never printed"); });
   cancelled.cancel();  // stays in the heap, skipped when it reaches the top

@@ -1,8 +1,8 @@
+#include "looplab/clock.hpp"
+
 #include <time.h>
 
 #include <cerrno>
-
-#include "looplab/clock.hpp"
 
 namespace looplab {
 
@@ -13,7 +13,8 @@ void SteadyClock::sleep_until(time_point deadline) {
   auto since_epoch = deadline.time_since_epoch();
   if (since_epoch.count() < 0) return;
   timespec target{};
-  target.tv_sec = static_cast<time_t>(std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count());
+  target.tv_sec =
+      static_cast<time_t>(std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count());
   target.tv_nsec = static_cast<long>((since_epoch % std::chrono::seconds(1)).count());
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nullptr) == EINTR) {
   }

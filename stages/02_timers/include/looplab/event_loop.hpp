@@ -91,6 +91,11 @@ class EventLoop {
   /// loop.time(): the loop's clock, monotonic.
   Clock::time_point time() const { return clock_->now(); }
 
+  /// Timers in the heap, cancelled ones included (len(loop._scheduled)).
+  std::size_t scheduled_count() const noexcept { return scheduled_.size(); }
+  /// Cancelled timers the loop knows are still in the heap (loop._timer_cancelled_count).
+  std::size_t timer_cancelled_count() const noexcept { return timer_cancelled_count_; }
+
   // ---- running and stopping --------------------------------------------
 
   /// Runs turns until stop() is called. Throws RuntimeError if the loop is
@@ -160,7 +165,7 @@ class EventLoop {
   RingBuffer<Ref<HandleState>> ready_;  // asyncio's _ready
   TimerHeap scheduled_;                 // asyncio's _scheduled
   std::size_t timer_cancelled_count_ = 0;
-  bool stopping_ = false;               // asyncio's _stopping
+  bool stopping_ = false;  // asyncio's _stopping
   bool closed_ = false;
   bool debug_ = false;
   std::atomic<std::thread::id>

@@ -42,8 +42,8 @@ class Ref {
   Ref(Ref&& other) noexcept : object_(std::exchange(other.object_, nullptr)) {}
   /// A Ref to a derived class converts to a Ref to its base (TimerHandleState to HandleState).
   template <typename U>
-    requires std::is_convertible_v<U*, T*>
-  Ref(Ref<U> other) noexcept : object_(other.release()) {}
+  requires std::is_convertible_v<U*, T*> Ref(Ref<U> other)
+  noexcept : object_(other.release()) {}
   Ref& operator=(Ref other) noexcept {
     std::swap(object_, other.object_);
     return *this;

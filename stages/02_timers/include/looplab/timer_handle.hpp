@@ -48,7 +48,9 @@ class TimerHandle : public Handle {
   explicit TimerHandle(Ref<TimerHandleState> state) : Handle(Ref<HandleState>(std::move(state))) {}
 
   /// The absolute loop time at which the callback is due.
-  Clock::time_point when() const noexcept { return static_cast<TimerHandleState*>(state())->when(); }
+  Clock::time_point when() const noexcept {
+    return static_cast<TimerHandleState*>(state())->when();
+  }
 };
 
 }  // namespace looplab

@@ -1,0 +1,33 @@
+// Helpers shared by the timer tests.
+#pragma once
+
+#include <chrono>
+#include <vector>
+
+#include "looplab/event_loop.hpp"
+
+namespace looplab::testing {
+
+using namespace std::chrono_literals;
+
+/// Seconds since the virtual clock's zero, for readable assertions.
+inline double seconds(Clock::time_point t) {
+  return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
+
+/// A VirtualClock that also records every sleep the loop asks for.
+class RecordingClock final : public Clock {
+ public:
+  time_point now() override { return clock_.now(); }
+  void sleep_until(time_point deadline) override {
+    sleeps.push_back(deadline);
+    clock_.sleep_until(deadline);
+  }
+  duration resolution() const override { return clock_.resolution(); }
+  std::vector<time_point> sleeps;
+
+ private:
+  VirtualClock clock_;
+};
+
+}  // namespace looplab::testing
