@@ -129,6 +129,7 @@ void EventLoop::run_once() {
 }
 // [run_once]
 
+// [run_handle]
 void EventLoop::run_handle(HandleState& handle) {
   if (!debug_) {
     handle.run(*this);
@@ -142,6 +143,7 @@ void EventLoop::run_handle(HandleState& handle) {
                  std::chrono::duration<double>(took).count());
   }
 }
+// [run_handle]
 
 void EventLoop::close() {
   if (is_running()) throw RuntimeError("Cannot close a running event loop");

@@ -26,7 +26,7 @@ constexpr Clock::duration kMaximumSelectTimeout = std::chrono::hours(24);
 
 EventLoop::EventLoop() : EventLoop(steady_clock()) {}
 
-EventLoop::EventLoop(Clock& clock) : clock_(&clock) {}
+EventLoop::EventLoop(Clock& clock) : clock_(&clock), clock_resolution_(clock.resolution()) {}
 
 EventLoop::~EventLoop() {
   if (is_running()) std::terminate();  // destroying a loop from inside its own callback
@@ -150,11 +150,13 @@ void EventLoop::run_once() {
   // Move the timers that are due onto the ready queue, in deadline order. A
   // timer is due up to one clock tick early (asyncio's clock_resolution).
   // BEGIN SOLUTION 02
-  Clock::time_point end_time = time() + clock_->resolution();
-  while (!scheduled_.empty() && scheduled_.top()->when() < end_time) {
-    Ref<TimerHandleState> timer = scheduled_.pop();
-    timer->set_scheduled_in(nullptr);
-    ready_.push_back(std::move(timer));
+  if (!scheduled_.empty()) {  // no timers, no need to read the clock
+    Clock::time_point end_time = time() + clock_resolution_;
+    while (!scheduled_.empty() && scheduled_.top().when() < end_time) {
+      Ref<TimerHandleState> timer = scheduled_.pop();
+      timer->set_scheduled_in(nullptr);
+      ready_.push_back(std::move(timer));
+    }
   }
   // END SOLUTION
   // BEGIN STUB
@@ -197,7 +199,7 @@ void EventLoop::clean_timer_heap() {
     });
     timer_cancelled_count_ = 0;
   } else {
-    while (!scheduled_.empty() && scheduled_.top()->cancelled()) {
+    while (!scheduled_.empty() && scheduled_.top().cancelled()) {
       --timer_cancelled_count_;
       scheduled_.pop()->set_scheduled_in(nullptr);
     }
@@ -219,7 +221,7 @@ void EventLoop::clean_timer_heap() {
 std::optional<Clock::duration> EventLoop::poll_timeout() const {
   if (!ready_.empty() || stopping_) return Clock::duration::zero();
   if (scheduled_.empty()) return std::nullopt;
-  Clock::duration until_next = scheduled_.top()->when() - time();
+  Clock::duration until_next = scheduled_.top().when() - time();
   return std::clamp(until_next, Clock::duration::zero(), kMaximumSelectTimeout);
 }
 // [poll_timeout]

@@ -49,6 +49,7 @@ class EventLoop {
 
   // ---- scheduling ------------------------------------------------------
 
+  // [call_soon_template]
   /// loop.call_soon(callback): runs `callback` in a later turn, in FIFO order,
   /// inside a copy of the caller's Context. `where` records the caller's line.
   template <typename F>
@@ -61,6 +62,7 @@ class EventLoop {
     }
     return call_soon_callback(Callback(std::forward<F>(callback)), where);
   }
+  // [call_soon_template]
 
   // ---- running and stopping --------------------------------------------
 
@@ -69,9 +71,11 @@ class EventLoop {
   /// and stop() was not called: with nothing to wait for, it would hang.
   void run_forever();
 
+  // [stop]
   /// Asks run_forever() to return after the current turn. Called while the
   /// loop is not running, the next run_forever() runs exactly one turn.
   void stop() noexcept { stopping_ = true; }
+  // [stop]
 
   bool is_running() const noexcept {
     return running_thread_.load(std::memory_order_relaxed) != std::thread::id{};
@@ -105,6 +109,7 @@ class EventLoop {
   void check_closed() const;
   void check_thread() const;
 
+  // [loop_state]
   RingBuffer<Ref<HandleState>> ready_;  // asyncio's _ready
   bool stopping_ = false;               // asyncio's _stopping
   bool closed_ = false;
@@ -113,6 +118,7 @@ class EventLoop {
       running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
   ExceptionHandler exception_handler_;
   Clock* clock_;
+  // [loop_state]
 };
 
 /// asyncio.get_running_loop(): the loop running in this thread; RuntimeError if none.

@@ -5,7 +5,7 @@
 // their memory from here: a per-thread free list for each block size, filled by
 // the Handles that have run. Once a program is warm, scheduling a callback
 // allocates nothing. Like malloc, the pool keeps what it was given back: a
-// list holds up to kMaxCachedBlocks blocks (128 MiB of 128-byte handles), enough
+// list holds up to kMaxCachedBlocks blocks (about 100 MiB of handles), enough
 // for a million queued callbacks to be recycled rather than re-allocated, and
 // a bound on what an extreme burst leaves resident.
 #pragma once

@@ -172,6 +172,7 @@ class EventLoop {
       running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
   ExceptionHandler exception_handler_;
   Clock* clock_;
+  Clock::duration clock_resolution_;  // asyncio's _clock_resolution, read once
 };
 
 /// asyncio.get_running_loop(): the loop running in this thread; RuntimeError if none.

@@ -8,6 +8,11 @@
 // come out exactly as in CPython and every trace can be compared line for
 // line. std::push_heap would be just as correct a heap, but its tie order is
 // the standard library's business.
+//
+// Each entry carries a copy of its deadline next to the pointer, so that
+// comparing two entries reads the heap's own array instead of chasing two
+// pointers into handles scattered over memory: with 100,000 timers that is
+// the difference between cache hits and cache misses at every level.
 #pragma once
 
 #include <cstddef>
@@ -21,27 +26,26 @@ namespace looplab {
 
 class TimerHeap {
  public:
-  using Entry = Ref<TimerHandleState>;
-
   bool empty() const noexcept { return heap_.empty(); }
   std::size_t size() const noexcept { return heap_.size(); }
   /// The timer with the earliest deadline. Precondition: not empty.
-  const Entry& top() const noexcept { return heap_.front(); }
+  TimerHandleState& top() const noexcept { return *heap_.front().timer; }
 
   /// heapq.heappush
-  void push(Entry timer) {
-    heap_.push_back(std::move(timer));
+  void push(Ref<TimerHandleState> timer) {
+    Clock::time_point when = timer->when();
+    heap_.push_back(Entry{when, std::move(timer)});
     sift_down(0, heap_.size() - 1);
   }
 
   /// heapq.heappop. Precondition: not empty.
-  Entry pop() {
+  Ref<TimerHandleState> pop() {
     Entry last = std::move(heap_.back());
     heap_.pop_back();
-    if (heap_.empty()) return last;
+    if (heap_.empty()) return std::move(last.timer);
     Entry top = std::exchange(heap_.front(), std::move(last));
     sift_up(0);
-    return top;
+    return std::move(top.timer);
   }
 
   /// Keeps the timers for which keep(timer) is true and restores the heap
@@ -49,8 +53,8 @@ class TimerHeap {
   template <typename Keep>
   void keep_only(Keep keep) {
     std::size_t kept = 0;
-    for (Entry& timer : heap_) {
-      if (keep(*timer)) heap_[kept++] = std::move(timer);
+    for (Entry& entry : heap_) {
+      if (keep(*entry.timer)) heap_[kept++] = std::move(entry);
     }
     heap_.resize(kept);
     for (std::size_t i = heap_.size() / 2; i-- > 0;) sift_up(i);  // heapq.heapify
@@ -58,13 +62,18 @@ class TimerHeap {
 
   template <typename F>
   void for_each(F f) const {
-    for (const Entry& timer : heap_) f(*timer);
+    for (const Entry& entry : heap_) f(*entry.timer);
   }
 
   void clear() noexcept { heap_.clear(); }
 
  private:
-  static bool less(const Entry& a, const Entry& b) noexcept { return a->when() < b->when(); }
+  struct Entry {
+    Clock::time_point when;  // a copy of timer->when(), for cheap comparisons
+    Ref<TimerHandleState> timer;
+  };
+  // TimerHandle.__lt__: deadlines only.
+  static bool less(const Entry& a, const Entry& b) noexcept { return a.when < b.when; }
 
   // heapq._siftdown: move the item at `pos` up towards `start` while it is
   // smaller than its parent.
