@@ -9,7 +9,7 @@ QUICK ?=
 CTEST_FLAGS ?= --output-on-failure
 
 .PHONY: help test report deps check-stages lint format build-dev test-dev test-clang test-tsan \
-        test-export check-assignments assignment clean
+        test-export check-assignments assignment book book-check clean
 
 help:
 	@echo "make test          everything CI checks: stage copies, lint, g++ ASan+UBSan, clang, TSan, exports"
@@ -17,6 +17,8 @@ help:
 	@echo "make report QUICK=1  a short version of the report"
 	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
 	@echo "make assignment STAGE=NN [OUT=dir]  write the starter project of assignment NN"
+	@echo "make book          the book (Doxygen 1.9.4) -> build/book/html/index.html"
+	@echo "make book-check    the built book in headless Chromium: snippets, diagrams, navigation, screenshots"
 	@echo "make format        apply .clang-format to every C++ file"
 
 deps:
@@ -79,6 +81,16 @@ lint:
 
 format:
 	clang-format -i $(CXX_SOURCES)
+
+# The book: lint the snippet markers, build and run the demos (build/book-demos),
+# generate diffs and benchmark tables (from build/report if `make report` ran),
+# then Doxygen, which must not warn. Not part of `make test`.
+book:
+	@tools/install-deps book
+	tools/book build
+
+book-check: book
+	tools/book check-browser
 
 report:
 	@tools/install-deps report

@@ -107,6 +107,25 @@ function(looplab_add_stage stage_dir)
       target_link_libraries(scenarios_s${nn} PRIVATE looplab_s${nn} looplab_scenario_main)
       target_include_directories(scenarios_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
     endif()
+
+    # The differential tester (tests/differential/README.md): differential_sNN
+    # interprets random loop programs on this stage's loop, and difftest.py runs
+    # the same programs on CPython asyncio and compares the traces. 2,000
+    # programs per stage, with a seed of its own so each stage sees others.
+    if("differential" IN_LIST features)
+      file(GLOB differential_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/differential/*.cpp")
+      list(FILTER differential_sources EXCLUDE REGEX "_test\\.cpp$")
+      add_executable(differential_s${nn} ${differential_sources})
+      target_link_libraries(differential_s${nn} PRIVATE looplab_s${nn})
+      get_property(since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_differential)
+      looplab_two_digits(${since} since_nn)
+      add_test(NAME s${nn}.differential
+               COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/differential/difftest.py
+                       --binary $<TARGET_FILE:differential_s${nn}> --stage ${number}
+                       --count 2000 --seed ${number} --out ${CMAKE_BINARY_DIR}/differential)
+      set_tests_properties(s${nn}.differential PROPERTIES
+        LABELS "${label};differential;feature_differential;since${since_nn}" TIMEOUT 300)
+    endif()
   endif()
 
   if(LOOPLAB_BUILD_BENCH)

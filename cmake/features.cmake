@@ -11,3 +11,4 @@
 
 looplab_feature(callback_queue SINCE 01)
 looplab_feature(timers SINCE 02)
+looplab_feature(differential SINCE 02)

@@ -24,6 +24,9 @@ class RecordingClock final : public Clock {
     clock_.sleep_until(deadline);
   }
   duration resolution() const override { return clock_.resolution(); }
+#if LOOPLAB_STAGE >= 3
+  bool is_virtual() const noexcept override { return true; }  // the loop polls, then jumps
+#endif
   std::vector<time_point> sleeps;
 
  private:

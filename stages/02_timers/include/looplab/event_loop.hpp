@@ -57,12 +57,7 @@ class EventLoop {
   /// inside a copy of the caller's Context. `where` records the caller's line.
   template <typename F>
   Handle call_soon(F&& callback, SourceLocation where = SourceLocation::current()) {
-    if constexpr (std::is_constructible_v<bool, const std::remove_cvref_t<F>&>) {
-      // A null function pointer, an empty std::function or Callback.
-      if (!static_cast<bool>(callback)) {
-        throw TypeError("a callable object was expected by call_soon(), got an empty callback");
-      }
-    }
+    require_callable(callback, "call_soon");
     return call_soon_callback(Callback(std::forward<F>(callback)), where);
   }
 
@@ -80,11 +75,7 @@ class EventLoop {
   template <typename F>
   TimerHandle call_at(Clock::time_point when, F&& callback,
                       SourceLocation where = SourceLocation::current()) {
-    if constexpr (std::is_constructible_v<bool, const std::remove_cvref_t<F>&>) {
-      if (!static_cast<bool>(callback)) {
-        throw TypeError("a callable object was expected by call_at(), got an empty callback");
-      }
-    }
+    require_callable(callback, "call_at");
     return call_at_callback(when, Callback(std::forward<F>(callback)), where);
   }
 
@@ -133,6 +124,18 @@ class EventLoop {
   std::chrono::nanoseconds slow_callback_duration = std::chrono::milliseconds(100);
 
  private:
+  // A null function pointer, an empty std::function or an empty Callback
+  // cannot be called: a TypeError now, rather than a failure when it runs.
+  template <typename F>
+  static void require_callable(const F& callback, const char* method) {
+    if constexpr (std::is_constructible_v<bool, const F&>) {
+      if (!static_cast<bool>(callback)) {
+        throw TypeError(std::string("a callable object was expected by ") + method +
+                        "(), got an empty callback");
+      }
+    }
+  }
+
   friend class TimerHandleState;
   /// Called by TimerHandle::cancel() for a timer still in the heap.
   void timer_handle_cancelled() noexcept { ++timer_cancelled_count_; }

@@ -1,0 +1,814 @@
+#!/usr/bin/env python3
+"""difftest.py: looplab's differential tester.
+
+Generates random loop programs from a seed, runs each one on looplab (the
+interpreter tests/differential/interpreter.cpp, built as differential_sNN) and
+on CPython asyncio (its twin comparisons/differential/interpreter.py, on a
+virtual clock), and compares the two traces line by line. When they differ, it
+shrinks the program to a minimal one that still shows the difference, writes
+it to build/differential/ with both traces and a scenario twin ready to save,
+and prints the command that reproduces it. tests/differential/README.md
+describes the program format.
+
+    difftest.py --binary build/dev/bin/differential_s02 --stage 2 [--count 2000] [--seed 1]
+    difftest.py --stage 2 --count 3 --print          # show the programs, run nothing
+    difftest.py --binary ... --stage 2 --replay build/differential/s02-seed1-n17.program
+
+Exit status: 0 if every trace matched, 1 on a mismatch, 2 if the tester itself
+could not run (bad arguments, no CPython 3.12+, an interpreter that fails).
+Standard library only.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+ROOT = Path(__file__).resolve().parents[2]
+TWIN = ROOT / "comparisons" / "differential" / "interpreter.py"
+sys.path.insert(0, str(ROOT / "comparisons"))
+import pythons  # noqa: E402
+
+DELIMITER = "%%"
+BATCH_SIZE = 500  # programs per interpreter process
+BATCH_TIMEOUT_S = 120  # for one batch; a program that hangs an interpreter is reported as such
+
+# ----------------------------------------------------------------- programs ----
+
+
+class OpSpec:
+    """What the program format says about one kind of op."""
+
+    def __init__(self, operands: int, has_body: bool, since: int, implemented: bool = True):
+        self.operands = operands  # how many integers follow the kind
+        self.has_body = has_body  # a scheduled callback: indented ops follow
+        self.since = since  # the first stage whose loop has it
+        self.implemented = implemented  # by both interpreters and the generator
+
+
+# Keep in step with tests/differential/interpreter.cpp and comparisons/differential/interpreter.py.
+OP_SPECS: Dict[str, OpSpec] = {
+    "soon": OpSpec(1, True, 2),  # soon ID          call_soon
+    "later": OpSpec(2, True, 2),  # later ID DELAY   call_later, milliseconds
+    "at": OpSpec(2, True, 2),  # at ID WHEN       call_at, milliseconds of loop time
+    "cancel": OpSpec(1, False, 2),  # cancel ID        the handle of callback ID, if scheduled
+    "stop": OpSpec(0, False, 2),  # stop             loop.stop()
+    "raise": OpSpec(0, False, 2),  # raise            the running callback throws
+    # Stage 03's extension point, readers on socketpairs (README.md, "Stage 03"):
+    # the format reserves these kinds; the interpreters and the generator do not
+    # implement them yet, so no stage emits them.
+    "pair": OpSpec(1, False, 3, implemented=False),  # pair P
+    "reader": OpSpec(2, True, 3, implemented=False),  # reader ID P
+    "write": OpSpec(2, False, 3, implemented=False),  # write P BYTES
+    "remove_reader": OpSpec(1, False, 3, implemented=False),  # remove_reader P
+}
+SCHEDULING = ("soon", "later", "at")
+
+
+class Op:
+    """One op. Treated as immutable: the shrinker shares unchanged subtrees."""
+
+    __slots__ = ("kind", "args", "body")
+
+    def __init__(self, kind: str, args: Sequence[int] = (), body: Sequence["Op"] = ()):
+        self.kind = kind
+        self.args = tuple(args)
+        self.body = tuple(body)
+
+    @property
+    def id(self) -> int:
+        return self.args[0]
+
+
+Program = Tuple[Op, ...]
+
+
+def format_program(ops: Sequence[Op], indent: int = 0) -> str:
+    """The text of a program (every line ends with a newline)."""
+    out = []
+    for op in ops:
+        out.append(" " * indent + " ".join([op.kind, *map(str, op.args)]) + "\n")
+        out.append(format_program(op.body, indent + 2))
+    return "".join(out)
+
+
+class ProgramError(Exception):
+    pass
+
+
+def parse_program(text: str) -> Program:
+    """The inverse of format_program; comments (#) and blank lines are skipped."""
+    top: List[Op] = []
+    # (indent, kind, args, body) of the ops whose bodies are still open
+    stack: List[Tuple[int, Optional[str], Tuple[int, ...], List[Op]]] = [(-1, None, (), top)]
+
+    def close_last():
+        _, kind, args, body = stack.pop()
+        stack[-1][3].append(Op(kind, args, body))
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        code = line.split("#", 1)[0].rstrip()
+        if not code.strip():
+            continue
+        indent = len(code) - len(code.lstrip(" "))
+        kind, *words = code.split()
+        spec = OP_SPECS.get(kind)
+        if spec is None:
+            raise ProgramError(f"line {number}: unknown op {kind!r}")
+        try:
+            args = tuple(int(word) for word in words)
+        except ValueError:
+            raise ProgramError(f"line {number}: operands must be integers") from None
+        if len(args) != spec.operands:
+            raise ProgramError(f"line {number}: {kind} takes {spec.operands} operand(s)")
+        while indent <= stack[-1][0]:
+            close_last()
+        if indent != stack[-1][0] + 2 and not (stack[-1][0] == -1 and indent == 0):
+            raise ProgramError(f"line {number}: bad indentation")
+        if spec.has_body:
+            stack.append((indent, kind, args, []))
+        else:
+            stack[-1][3].append(Op(kind, args))
+    while len(stack) > 1:
+        close_last()
+    return tuple(top)
+
+
+def split_programs(text: str) -> List[str]:
+    """The programs of a file that holds several, separated by %% lines."""
+    programs, current = [], []
+    for line in text.splitlines(keepends=True):
+        if line.strip() == DELIMITER:
+            programs.append("".join(current))
+            current = []
+        else:
+            current.append(line)
+    if "".join(current).strip():
+        programs.append("".join(current))
+    return programs
+
+
+def walk(ops: Sequence[Op]):
+    for op in ops:
+        yield op
+        yield from walk(op.body)
+
+
+def size(ops: Sequence[Op]) -> int:
+    return sum(1 for _ in walk(ops))
+
+
+# ---------------------------------------------------------------- generator ----
+
+
+def kinds_for(stage: int) -> List[str]:
+    """The op kinds a program for `stage` may use."""
+    return [kind for kind, spec in OP_SPECS.items() if spec.since <= stage and spec.implemented]
+
+
+class Generator:
+    """Random programs for one stage. Program `index` of seed `seed` is always the
+    same program: each has its own random.Random, seeded from both numbers."""
+
+    # How often each kind is picked where any op may go (raise is added separately:
+    # it ends a callback's body).
+    WEIGHTS = {"soon": 20, "later": 30, "at": 20, "cancel": 20, "stop": 5}
+
+    def __init__(self, stage: int, seed: int, index: int):
+        self.rng = random.Random(f"looplab-difftest:{seed}:{index}")
+        self.kinds = kinds_for(stage)
+        self.next_id = 1
+        self.ids: List[int] = []  # callbacks scheduled so far, in program order
+
+    def program(self) -> Program:
+        rng = self.rng
+        shape = rng.choices(("small", "ties", "heap"), weights=(45, 35, 20))[0]
+        if shape == "heap" and {"later", "at", "cancel"} <= set(self.kinds):
+            return self.heap_program()
+        if shape == "ties":
+            # Few distinct times, so that deadlines coincide all the time.
+            self.palette = rng.sample(range(0, 11), rng.randint(1, 3))
+            self.tie_bias, self.horizon = 0.9, 10
+            self.width, self.max_depth, self.nest = 6, rng.randint(1, 3), 0.45
+        else:
+            self.palette = rng.sample(range(0, 41), rng.randint(2, 4))
+            self.tie_bias, self.horizon = 0.5, 40
+            self.width, self.max_depth, self.nest = 4, 3, 0.5
+        return tuple(self.ops(depth=0, owner=None))
+
+    # -- pieces ------------------------------------------------------------
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        self.ids.append(self.next_id - 1)
+        return self.next_id - 1
+
+    def time_value(self) -> int:
+        if self.rng.random() < self.tie_bias:
+            return self.rng.choice(self.palette)
+        return self.rng.randint(0, self.horizon)
+
+    def delay(self) -> int:
+        if self.rng.random() < 0.06:
+            return -self.rng.randint(1, 5)  # legal: "due now"
+        return self.time_value()
+
+    def scheduled(self, kind: str, body_maker: Optional[Callable[[int], List[Op]]] = None) -> Op:
+        """A soon/later/at op with a fresh id; its body comes from body_maker(id)."""
+        id_ = self.new_id()
+        args = {"soon": (id_,), "later": (id_, self.delay()), "at": (id_, self.time_value())}[kind]
+        return Op(kind, args, body_maker(id_) if body_maker else ())
+
+    def cancel_target(self, owner: Optional[int]) -> int:
+        if owner is not None and self.rng.random() < 0.15:
+            return owner  # a callback cancelling its own, running handle
+        return self.rng.choice(self.ids)
+
+    def ops(self, depth: int, owner: Optional[int]) -> List[Op]:
+        """The top level (owner None) or the body of callback `owner`."""
+        rng = self.rng
+        allowed = [kind for kind in self.WEIGHTS if kind in self.kinds]
+        weights = [self.WEIGHTS[kind] if (kind != "stop" or owner) else 2 for kind in allowed]
+        body: List[Op] = []
+        for _ in range(rng.randint(1 if owner is None else 0, self.width)):
+            kind = rng.choices(allowed, weights)[0]
+            if kind in SCHEDULING:
+                nested = depth < self.max_depth and rng.random() < self.nest
+                body.append(self.scheduled(
+                    kind, (lambda id_: self.ops(depth + 1, id_)) if nested else None))
+            elif kind == "cancel" and self.ids:
+                body.append(Op("cancel", (self.cancel_target(owner),)))
+            elif kind == "stop":
+                body.append(Op("stop"))
+        if owner is not None and "raise" in self.kinds and rng.random() < 0.1:
+            body.append(Op("raise"))
+        return body
+
+    def heap_program(self) -> Program:
+        """A heap around asyncio's compaction threshold: 90 to 180 timers on a few
+        deadlines, a good share of them cancelled before or while the loop runs."""
+        rng = self.rng
+        self.palette = rng.sample(range(0, 16), rng.randint(1, 5))
+        self.tie_bias, self.horizon = 0.95, 15
+        inside = rng.random() < 0.3  # scheduled by one callback instead of the top level
+        owner = self.new_id() if inside else None
+        count = rng.randint(90, 180)
+        first = self.next_id
+        block_ids = list(range(first, first + count))
+        self.next_id += count
+        self.ids += block_ids
+        block = []
+        for id_ in block_ids:
+            body: List[Op] = []
+            roll = rng.random()
+            if roll < 0.3:  # cancel a few others: pending, already run, or itself
+                body += [Op("cancel", (rng.choice(block_ids),)) for _ in range(rng.randint(1, 4))]
+            elif roll < 0.4:  # keep the heap big as timers fire
+                body += [self.scheduled(rng.choice(("later", "at")))
+                         for _ in range(rng.randint(1, 3))]
+            if rng.random() < 0.02:
+                body.append(Op("stop"))
+            if rng.random() < 0.02:
+                body.append(Op("raise"))
+            kind = rng.choice(("later", "at"))
+            value = self.delay() if kind == "later" else self.time_value()
+            block.append(Op(kind, (id_, value), body))
+        fraction = rng.choice((0.0, 0.3, 0.5, 0.55, 0.7))
+        cancels = [Op("cancel", (t,)) for t in rng.sample(block_ids, int(count * fraction))]
+        ops = block + cancels
+        if rng.random() < 0.3:
+            ops.insert(rng.randrange(len(ops) + 1), Op("stop"))
+        if inside:
+            return (Op("soon", (owner,), ops),)
+        return tuple(ops)
+
+
+def generate(stage: int, seed: int, index: int) -> Program:
+    return Generator(stage, seed, index).program()
+
+
+# ------------------------------------------------------------------ running ----
+
+
+class ToolError(Exception):
+    """The tester cannot do its job (exit 2)."""
+
+
+class Side:
+    """One interpreter: a command that reads programs and prints traces."""
+
+    def __init__(self, name: str, command: List[str]):
+        self.name = name
+        self.command = command
+        self.seconds = 0.0
+
+    def traces(self, programs: Sequence[str]) -> List[List[str]]:
+        """The trace of each program, in order. If the interpreter crashes or hangs
+        on a program, that program's trace ends with a line "<looplab crashed ...>"
+        and the rest run in a new process."""
+        traces: List[List[str]] = []
+        start = 0
+        while start < len(programs):
+            chunk = programs[start:start + BATCH_SIZE]
+            payload = "".join(text + DELIMITER + "\n" for text in chunk)
+            began = time.monotonic()
+            try:
+                result = subprocess.run(self.command, input=payload, capture_output=True,
+                                        text=True, errors="replace", timeout=BATCH_TIMEOUT_S)
+                stdout, stderr, status = result.stdout, result.stderr, result.returncode
+            except subprocess.TimeoutExpired as timeout:
+                stdout, stderr = _text(timeout.stdout), _text(timeout.stderr)
+                status = f"timed out after {BATCH_TIMEOUT_S} s"
+            except OSError as error:
+                raise ToolError(f"cannot run {self.name} ({self.command[0]}): {error}") from None
+            self.seconds += time.monotonic() - began
+            lines = stdout.splitlines()
+            done, current = [], []
+            for line in lines:
+                if line == DELIMITER:
+                    done.append(current)
+                    current = []
+                else:
+                    current.append(line)
+            traces += done[:len(chunk)]
+            start += min(len(done), len(chunk))
+            if len(done) < len(chunk):  # died (or hung) on program `start`
+                why = status if isinstance(status, str) else f"exit status {status}"
+                tail = stderr.strip().splitlines()[-12:]
+                traces.append(current + [f"<{self.name} crashed: {why}>"] + [f"<{t}>" for t in tail])
+                start += 1
+            elif status != 0:
+                raise ToolError(f"{self.name} exited with {status} after all its programs:\n{stderr}")
+        return traces
+
+
+def _text(data) -> str:
+    if isinstance(data, bytes):
+        return data.decode(errors="replace")
+    return data or ""
+
+
+class Tester:
+    """Runs programs on both sides and compares their traces."""
+
+    def __init__(self, looplab: Side, cpython: Side):
+        self.looplab = looplab
+        self.cpython = cpython
+        self.pool = ThreadPoolExecutor(max_workers=2)  # the two sides run side by side
+        self.programs_run = 0
+
+    def run(self, programs: Sequence[str]) -> Tuple[List[List[str]], List[List[str]]]:
+        ours = self.pool.submit(self.looplab.traces, programs)
+        theirs = self.pool.submit(self.cpython.traces, programs)
+        ours_traces, cpython_traces = ours.result(), theirs.result()
+        self.programs_run += len(programs)
+        crashed = next((t for t in cpython_traces if t and t[-1].startswith("<")), None)
+        if crashed is not None:
+            raise ToolError("the CPython twin failed, which is a bug in the tester:\n" +
+                            "\n".join(crashed))
+        return ours_traces, cpython_traces
+
+    def differ(self, programs: Sequence[Program]) -> List[bool]:
+        ours, theirs = self.run([format_program(p) for p in programs])
+        return [a != b for a, b in zip(ours, theirs)]
+
+
+# ---------------------------------------------------------------- shrinking ----
+
+
+def _edit(ops: Program, path: Tuple[int, ...], change) -> Program:
+    """A copy of `ops` where the sibling list holding the node at `path` is
+    replaced by change(siblings, index). Untouched subtrees are shared."""
+    index = path[0]
+    if len(path) == 1:
+        return tuple(change(ops, index))
+    node = ops[index]
+    body = _edit(node.body, path[1:], change)
+    return ops[:index] + (Op(node.kind, node.args, body),) + ops[index + 1:]
+
+
+def _paths(ops: Sequence[Op], prefix: Tuple[int, ...] = ()):
+    for index, op in enumerate(ops):
+        path = prefix + (index,)
+        yield path, op
+        yield from _paths(op.body, path)
+
+
+def _sibling_lists(ops: Sequence[Op], prefix: Tuple[int, ...] = ()):
+    """(path of the first sibling, siblings) for the top level and every body."""
+    yield prefix + (0,), ops
+    for path, op in _paths(ops, prefix):
+        if op.body:
+            yield path + (0,), op.body
+
+
+def structural_reductions(ops: Program):
+    """Smaller programs: chunks of siblings dropped (halves, quarters, ...), one
+    op or subtree dropped, a callback replaced by its body, a body emptied."""
+    for first, siblings in _sibling_lists(ops):
+        n = len(siblings)
+        chunk = n // 2
+        while chunk >= 2:
+            for start in range(0, n, chunk):
+                yield _edit(ops, first, lambda s, _, a=start, b=start + chunk: s[:a] + s[b:])
+            chunk //= 2
+    for path, op in _paths(ops):
+        yield _edit(ops, path, lambda s, i: s[:i] + s[i + 1:])
+        if op.body:
+            yield _edit(ops, path, lambda s, i: s[:i] + s[i].body + s[i + 1:])
+            yield _edit(ops, path, lambda s, i: s[:i] + (Op(s[i].kind, s[i].args),) + s[i + 1:])
+
+
+def value_reductions(ops: Program):
+    """The same program with one time made smaller, or a timer made a call_soon."""
+    for path, op in _paths(ops):
+        if op.kind not in ("later", "at"):
+            continue
+        value = op.args[1]
+        options = {0, value // 2, value - 1 if value > 0 else 0} - {value}
+        for smaller in sorted(options, key=abs):
+            if abs(smaller) < abs(value) or smaller == 0:
+                new = Op(op.kind, (op.id, smaller), op.body)
+                yield _edit(ops, path, lambda s, i, new=new: s[:i] + (new,) + s[i + 1:])
+        soon = Op("soon", (op.id,), op.body)
+        yield _edit(ops, path, lambda s, i, new=soon: s[:i] + (new,) + s[i + 1:])
+
+
+def cost(ops: Program) -> Tuple[int, int, int]:
+    """Smaller is simpler: fewer ops, then smaller times, then fewer timers."""
+    return (size(ops), sum(abs(op.args[1]) for op in walk(ops) if op.kind in ("later", "at")),
+            sum(1 for op in walk(ops) if op.kind in ("later", "at")))
+
+
+def renumbered(ops: Program) -> Program:
+    """Callback ids 1, 2, 3, ... in program order (cancel targets follow)."""
+    mapping: Dict[int, int] = {}
+    for op in walk(ops):
+        if OP_SPECS[op.kind].has_body:
+            mapping[op.id] = len(mapping) + 1
+
+    def redo(op: Op) -> Op:
+        args = op.args
+        if OP_SPECS[op.kind].has_body or op.kind == "cancel":
+            args = (mapping.setdefault(op.id, len(mapping) + 1),) + args[1:]
+        return Op(op.kind, args, tuple(redo(child) for child in op.body))
+
+    return tuple(redo(op) for op in ops)
+
+
+def shrink(program: Program, tester: Tester, say: Callable[[str], None]) -> Program:
+    """Greedy delta debugging on the program tree: each round runs every candidate
+    reduction in one batch and keeps the simplest one whose traces still differ."""
+    current = program
+    rounds = 0
+    while True:
+        rounds += 1
+        found = None
+        for reductions in (structural_reductions, value_reductions):
+            seen, candidates = set(), []
+            for candidate in reductions(current):
+                text = format_program(candidate)
+                if text not in seen:
+                    seen.add(text)
+                    candidates.append(candidate)
+            failing = [c for c, bad in zip(candidates, tester.differ(candidates)) if bad]
+            if failing:
+                found = min(failing, key=cost)
+                break
+        if found is None or cost(found) >= cost(current):
+            break
+        current = found
+        say(f"  round {rounds}: {size(current)} ops")
+    neat = renumbered(current)
+    if neat != current and tester.differ([neat])[0]:
+        current = neat
+    return current
+
+
+# ---------------------------------------------------------------- scenarios ----
+
+
+def latest_deadline(ops: Sequence[Op], now: int = 0) -> int:
+    """As the interpreters compute it: the sentinel timer goes 1 ms after this."""
+    latest = now
+    for op in ops:
+        if op.kind in SCHEDULING:
+            runs_at = {"soon": now, "later": now + max(op.args[-1], 0),
+                       "at": max(now, op.args[-1])}[op.kind]
+            latest = max(latest, runs_at, latest_deadline(op.body, runs_at))
+    return latest
+
+
+def cpp_scenario(name: str, ops: Program, expected: List[str], origin: str) -> str:
+    """A C++ scenario twin (tests/scenarios/timers/NAME.cpp) doing what `ops` does,
+    with CPython's trace as its // expect: lines."""
+
+    def emit(ops: Sequence[Op], indent: str, owner: Optional[int]) -> List[str]:
+        out = []
+        for op in ops:
+            if op.kind in SCHEDULING:
+                call = {"soon": "loop.call_soon(",
+                        "later": f"loop.call_later({op.args[-1]}ms, ",
+                        "at": f"loop.call_at(looplab::Clock::time_point({op.args[-1]}ms), "}
+                out.append(f"{indent}handles[{op.id}] = {call[op.kind]}[&] {{")
+                out.append(f"{indent}  ran({op.id});")
+                out += emit(op.body, indent + "  ", op.id)
+                out.append(f"{indent}}});")
+            elif op.kind == "cancel":
+                out.append(f"{indent}cancel({op.id});")
+            elif op.kind == "stop":
+                out.append(f"{indent}loop.stop();")
+            elif op.kind == "raise":
+                out.append(f'{indent}throw looplab::ValueError("{owner}");')
+                break
+        return out
+
+    body = "\n".join(emit(ops, "  ", None))
+    expect = "\n".join(f"// expect: {line}" for line in expected)
+    return f"""\
+// TODO: one line saying what this checks. Found by the differential tester
+// ({origin}), shrunk; its program is in the comments at the end. One unit of time is 1 ms.
+#include <chrono>
+#include <exception>
+#include <map>
+#include <string>
+
+#include "looplab/event_loop.hpp"
+#include "looplab/testing/scenario.hpp"
+
+using namespace std::chrono_literals;
+using looplab::testing::trace;
+
+LOOPLAB_SCENARIO({name}) {{
+  looplab::VirtualClock clock;
+  looplab::EventLoop loop(clock);
+  std::map<int, looplab::Handle> handles;
+  auto now = [&] {{
+    auto since_zero = loop.time().time_since_epoch();
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(since_zero).count());
+  }};
+  auto ran = [&](int id) {{ trace("run " + std::to_string(id) + " t=" + now()); }};
+  auto cancel = [&](int id) {{
+    if (auto found = handles.find(id); found != handles.end()) found->second.cancel();
+  }};
+  loop.set_exception_handler([](looplab::EventLoop&, const looplab::ExceptionContext& context) {{
+    try {{
+      std::rethrow_exception(context.exception);
+    }} catch (const std::exception& error) {{
+      trace(std::string("handler ") + error.what());
+    }}
+  }});
+  bool done = false;
+  // The sentinel: after every other timer, it ends the scenario.
+  loop.call_at(looplab::Clock::time_point({latest_deadline(ops) + 1}ms), [&] {{
+    done = true;
+    loop.stop();
+  }});
+{body}
+  while (!done) {{
+    loop.run_forever();
+    trace("run_forever returned t=" + now());
+  }}
+  loop.close();
+}}
+
+{_program_comment(ops)}
+{expect}
+"""
+
+
+def py_scenario(ops: Program, origin: str) -> str:
+    """The Python twin (comparisons/scenarios/timers/NAME.py) of cpp_scenario()."""
+
+    def emit(ops: Sequence[Op], indent: str, owner: Optional[int]) -> List[str]:
+        out = []
+        for op in ops:
+            if op.kind in SCHEDULING:
+                out.append("")
+                out.append(f"{indent}def callback_{op.id}():")
+                out.append(f"{indent}    ran({op.id})")
+                out += emit(op.body, indent + "    ", op.id)
+                call = {"soon": f"loop.call_soon(callback_{op.id})",
+                        "later": f"loop.call_later({float(op.args[-1])}, callback_{op.id})",
+                        "at": f"loop.call_at({float(op.args[-1])}, callback_{op.id})"}
+                out.append(f"{indent}handles[{op.id}] = {call[op.kind]}")
+            elif op.kind == "cancel":
+                out.append(f"{indent}cancel({op.id})")
+            elif op.kind == "stop":
+                out.append(f"{indent}loop.stop()")
+            elif op.kind == "raise":
+                out.append(f'{indent}raise ValueError("{owner}")')
+                break
+        return out
+
+    body = "\n".join(emit(ops, "    ", None))
+    return f'''\
+"""TODO: one line saying what this checks (found by the differential tester:
+{origin}, shrunk). One unit of loop time is 1 ms here."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for virtual_clock
+from virtual_clock import new_virtual_loop  # noqa: E402
+
+
+def main():
+    loop = new_virtual_loop()
+    handles = {{}}
+    done = []
+
+    def now():
+        return f"{{loop.time():.0f}}"
+
+    def ran(id_):
+        print(f"run {{id_}} t={{now()}}")
+
+    def cancel(id_):
+        if id_ in handles:
+            handles[id_].cancel()
+
+    def handler(loop, context):
+        print(f"handler {{context['exception'].args[0]}}")
+
+    def sentinel():  # after every other timer, it ends the scenario
+        done.append(True)
+        loop.stop()
+
+    loop.set_exception_handler(handler)
+    loop.call_at({float(latest_deadline(ops) + 1)}, sentinel)
+{body}
+
+    while not done:
+        loop.run_forever()
+        print(f"run_forever returned t={{now()}}")
+    loop.close()
+
+
+main()
+'''
+
+
+def _program_comment(ops: Program) -> str:
+    return "// The program (tests/differential/README.md):\n" + "".join(
+        f"//   {line}\n" for line in format_program(ops).splitlines())
+
+
+def clang_formatted(source: str) -> str:
+    """`source` in the repository's style, if clang-format is installed."""
+    tool = shutil.which("clang-format")
+    if tool is None:
+        return source
+    result = subprocess.run([tool, "--style=file", f"--assume-filename={ROOT / 'tests' / 'x.cpp'}"],
+                            input=source, capture_output=True, text=True)
+    return result.stdout if result.returncode == 0 and result.stdout else source
+
+
+# --------------------------------------------------------------------- main ----
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the current folder when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def report_mismatch(args, tester: Tester, label: str, origin: str, program: Program,
+                    repro: List[str]) -> None:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"shrinking {label} ({size(program)} ops)...", flush=True)
+    (out / f"{label}.original.program").write_text(format_program(program))
+    small = program if args.no_shrink else shrink(program, tester,
+                                                   lambda text: print(text, flush=True))
+    ours, theirs = (t[0] for t in tester.run([format_program(small)]))
+    paths = {"program": out / f"{label}.program", "looplab": out / f"{label}.looplab.trace",
+             "cpython": out / f"{label}.cpython.trace"}
+    paths["program"].write_text(format_program(small))
+    paths["looplab"].write_text("".join(f"{line}\n" for line in ours))
+    paths["cpython"].write_text("".join(f"{line}\n" for line in theirs))
+    name = re.sub(r"\W", "_", f"difftest_{label}").lower()
+    cpp = out / f"{name}.cpp"
+    py = out / f"{name}.py"
+    cpp.write_text(clang_formatted(cpp_scenario(name, small, theirs, origin)))
+    py.write_text(py_scenario(small, origin))
+    twin_ok = subprocess.run([tester.cpython.command[0], "-I", str(py)], capture_output=True,
+                             text=True).stdout.splitlines() == theirs
+
+    print(f"\nminimal program ({size(small)} ops, from {size(program)}):\n")
+    print(format_program(small), end="")
+    print("\ntraces (- CPython asyncio, + looplab):")
+    for line in list(difflib.unified_diff(theirs, ours, "CPython", "looplab", lineterm=""))[2:]:
+        print(f"  {line}")
+    print("\nwritten:")
+    for path in [*paths.values(), cpp, py]:
+        print(f"  {_shown(path)}")
+    print(f"\nscenario skeleton, with CPython's trace as its expect lines "
+          f"(save as tests/scenarios/timers/{name}.cpp, and {_shown(py)} as "
+          f"comparisons/scenarios/timers/{name}.py; its output "
+          f"{'matches' if twin_ok else 'DOES NOT match'} CPython's trace):\n")
+    print(cpp.read_text())
+    print("reproduce:")
+    for command in repro:
+        print(f"  {command}")
+    print(f"  {_command(args, replay=paths['program'])}")
+
+
+def _command(args, replay: Optional[Path] = None, start: Optional[int] = None) -> str:
+    parts = [_shown(Path(__file__)), "--binary", _shown(Path(args.binary)), "--stage",
+             str(args.stage)]
+    if replay is not None:
+        parts += ["--replay", _shown(replay)]
+    else:
+        parts += ["--seed", str(args.seed), "--start", str(start), "--count", "1"]
+    if args.python:
+        parts += ["--python", args.python]
+    return shlex.join(parts)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Run random loop programs on looplab and on CPython asyncio; compare traces.")
+    parser.add_argument("--binary", help="the C++ interpreter, build/<preset>/bin/differential_sNN")
+    parser.add_argument("--stage", type=int, required=True,
+                        help="the stage under test: only ops it supports are generated")
+    parser.add_argument("--count", type=int, default=2000, help="how many programs (default 2000)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="index of the first program (program N of a seed is always the same)")
+    parser.add_argument("--python", default=None,
+                        help="CPython for the twin (default: newest 3.12+, or $PYTHON)")
+    parser.add_argument("--replay", type=Path, default=None,
+                        help="run the program(s) in this file instead of generating them")
+    parser.add_argument("--print", action="store_true",
+                        help="print the generated programs (separated by %%) and exit")
+    parser.add_argument("--no-shrink", action="store_true", help="report a mismatch unshrunk")
+    parser.add_argument("--out", default=str(ROOT / "build" / "differential"),
+                        help="where a mismatch is written (default build/differential/)")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.replay is not None:
+        try:
+            texts = split_programs(args.replay.read_text())
+            programs = [parse_program(text) for text in texts]
+        except (OSError, ProgramError) as error:
+            print(f"difftest: {args.replay}: {error}", file=sys.stderr)
+            return 2
+        stem = args.replay.name.split(".")[0]
+        labels = [f"{stem}-replay{i if len(programs) > 1 else ''}" for i in range(len(programs))]
+        origins = [f"replay of {args.replay.name}"] * len(programs)
+    else:
+        indices = range(args.start, args.start + args.count)
+        programs = [generate(args.stage, args.seed, i) for i in indices]
+        labels = [f"s{args.stage:02d}-seed{args.seed}-n{i}" for i in indices]
+        origins = [f"difftest.py --stage {args.stage} --seed {args.seed} --start {i} --count 1"
+                   for i in indices]
+    if args.print:
+        sys.stdout.write("".join(format_program(p) + DELIMITER + "\n" for p in programs))
+        return 0
+    if not args.binary:
+        print("difftest: --binary is required (unless --print)", file=sys.stderr)
+        return 2
+    try:
+        interpreter = (pythons.require(args.python, pythons.DEFAULT_MIN_VERSION, what="--python")
+                       if args.python else pythons.newest_cpython())
+        tester = Tester(Side("looplab", [str(Path(args.binary).resolve())]),
+                        Side("CPython", [interpreter.path, "-I", str(TWIN)]))
+        began = time.monotonic()
+        ours, theirs = tester.run([format_program(p) for p in programs])
+        wall = time.monotonic() - began
+        bad = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+        ops = sum(size(p) for p in programs)
+        timing = (f"{ops} ops; looplab {tester.looplab.seconds:.1f} s, CPython "
+                  f"{interpreter.version_str} {tester.cpython.seconds:.1f} s, wall {wall:.1f} s")
+        if not bad:
+            print(f"{len(programs)} programs, traces identical (stage {args.stage:02d}, "
+                  f"seed {args.seed}; {timing})")
+            return 0
+        first = bad[0]
+        print(f"{len(bad)} of {len(programs)} programs: traces differ (stage {args.stage:02d}, "
+              f"seed {args.seed}; {timing}); first: {labels[first]}")
+        repro = [] if args.replay else [_command(args, start=args.start + first)]
+        report_mismatch(args, tester, labels[first], origins[first], programs[first], repro)
+        return 1
+    except (ToolError, pythons.InterpreterError) as error:
+        print(f"difftest: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
