@@ -11,4 +11,5 @@
 
 looplab_feature(callback_queue SINCE 01)
 looplab_feature(timers SINCE 02)
+looplab_feature(io SINCE 03)
 looplab_feature(differential SINCE 02)
