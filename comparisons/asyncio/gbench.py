@@ -68,11 +68,18 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     return args
 
 
-def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop]:
-    """The function that makes a new loop of the requested kind."""
+def loop_factory(name: str, selector: Optional[str] = None) -> Callable[[], asyncio.AbstractEventLoop]:
+    """The function that makes a new loop of the requested kind.
+
+    `selector` = "select" gives asyncio a selectors.SelectSelector, for the
+    workloads that compare like with like against looplab's select() stage;
+    None keeps asyncio's default (epoll on Linux). uvloop always uses libuv."""
     if name == "uvloop":
         import uvloop  # only needed, and only importable, on some interpreters
         return uvloop.new_event_loop
+    if selector == "select":
+        import selectors
+        return lambda: asyncio.SelectorEventLoop(selectors.SelectSelector())
     return asyncio.new_event_loop
 
 
@@ -163,10 +170,11 @@ def context(loop_name: str) -> dict:
 
 
 def main(name: str, run_batch: Callable[[asyncio.AbstractEventLoop, int], None],
-         ops: int, quick_ops: int, argv: Optional[List[str]] = None) -> int:
+         ops: int, quick_ops: int, argv: Optional[List[str]] = None,
+         selector: Optional[str] = None) -> int:
     """Time `run_batch` and write Google Benchmark JSON; the twins' entry point."""
     args = parse_args(argv)
-    new_loop = loop_factory(args.loop)
+    new_loop = loop_factory(args.loop, selector)
     batch_ops = quick_ops if args.quick else ops
 
     use_gc = not args.no_gc
@@ -176,7 +184,8 @@ def main(name: str, run_batch: Callable[[asyncio.AbstractEventLoop, int], None],
         wall, cpu = time_batch(new_loop, run_batch, batch_ops, use_gc)
         runs.append(iteration_entry(name, index, args.repetitions, batch_ops, wall, cpu))
 
-    document = {"context": {**context(args.loop), "gc": "on" if use_gc else "off"},
+    document = {"context": {**context(args.loop), "gc": "on" if use_gc else "off",
+                            "selector": "libuv" if args.loop == "uvloop" else (selector or "default")},
                 "benchmarks": runs + aggregate_entries(name, runs)}
     text = json.dumps(document, indent=2) + "\n"
     if args.out:
