@@ -384,64 +384,82 @@ class Tester:
 
 
 # ---------------------------------------------------------------- shrinking ----
+#
+# A reduction is a set of edits, {path of an op: the ops that replace it}: ()
+# drops the op with its body, its body hoists the body into its place, a copy
+# with a smaller time simplifies it. Edits at different paths combine into one
+# reduction, which is how the shrinker takes big steps (see shrink()).
+
+Path_ = Tuple[int, ...]
+Edits = Dict[Path_, Tuple[Op, ...]]
 
 
-def _edit(ops: Program, path: Tuple[int, ...], change) -> Program:
-    """A copy of `ops` where the sibling list holding the node at `path` is
-    replaced by change(siblings, index). Untouched subtrees are shared."""
-    index = path[0]
-    if len(path) == 1:
-        return tuple(change(ops, index))
-    node = ops[index]
-    body = _edit(node.body, path[1:], change)
-    return ops[:index] + (Op(node.kind, node.args, body),) + ops[index + 1:]
-
-
-def _paths(ops: Sequence[Op], prefix: Tuple[int, ...] = ()):
+def _paths(ops: Sequence[Op], prefix: Path_ = ()):
     for index, op in enumerate(ops):
         path = prefix + (index,)
         yield path, op
         yield from _paths(op.body, path)
 
 
-def _sibling_lists(ops: Sequence[Op], prefix: Tuple[int, ...] = ()):
-    """(path of the first sibling, siblings) for the top level and every body."""
-    yield prefix + (0,), ops
-    for path, op in _paths(ops, prefix):
-        if op.body:
-            yield path + (0,), op.body
+def apply_edits(ops: Sequence[Op], edits: Edits, prefix: Path_ = ()) -> Program:
+    out: List[Op] = []
+    for index, op in enumerate(ops):
+        path = prefix + (index,)
+        if path in edits:
+            out += edits[path]
+        elif op.body:
+            out.append(Op(op.kind, op.args, apply_edits(op.body, edits, path)))
+        else:
+            out.append(op)
+    return tuple(out)
 
 
-def structural_reductions(ops: Program):
-    """Smaller programs: chunks of siblings dropped (halves, quarters, ...), one
-    op or subtree dropped, a callback replaced by its body, a body emptied."""
-    for first, siblings in _sibling_lists(ops):
-        n = len(siblings)
-        chunk = n // 2
+def structural_edits(ops: Program) -> List[Edits]:
+    """Drop a run of siblings (halves, quarters, ...), drop one op or subtree,
+    replace a callback by its body, or empty a body."""
+    reductions: List[Edits] = []
+    lists = [((), ops)] + [(path, op.body) for path, op in _paths(ops) if op.body]
+    for parent, siblings in lists:
+        chunk = len(siblings) // 2
         while chunk >= 2:
-            for start in range(0, n, chunk):
-                yield _edit(ops, first, lambda s, _, a=start, b=start + chunk: s[:a] + s[b:])
+            for start in range(0, len(siblings), chunk):
+                end = min(start + chunk, len(siblings))
+                reductions.append({parent + (i,): () for i in range(start, end)})
             chunk //= 2
     for path, op in _paths(ops):
-        yield _edit(ops, path, lambda s, i: s[:i] + s[i + 1:])
+        reductions.append({path: ()})
         if op.body:
-            yield _edit(ops, path, lambda s, i: s[:i] + s[i].body + s[i + 1:])
-            yield _edit(ops, path, lambda s, i: s[:i] + (Op(s[i].kind, s[i].args),) + s[i + 1:])
+            reductions.append({path: op.body})
+            reductions.append({path: (Op(op.kind, op.args),)})
+    return reductions
 
 
-def value_reductions(ops: Program):
-    """The same program with one time made smaller, or a timer made a call_soon."""
+def value_edits(ops: Program) -> List[Edits]:
+    """One time made smaller (0, half, one less), or a timer made a call_soon."""
+    reductions: List[Edits] = []
     for path, op in _paths(ops):
         if op.kind not in ("later", "at"):
             continue
         value = op.args[1]
-        options = {0, value // 2, value - 1 if value > 0 else 0} - {value}
-        for smaller in sorted(options, key=abs):
-            if abs(smaller) < abs(value) or smaller == 0:
-                new = Op(op.kind, (op.id, smaller), op.body)
-                yield _edit(ops, path, lambda s, i, new=new: s[:i] + (new,) + s[i + 1:])
-        soon = Op("soon", (op.id,), op.body)
-        yield _edit(ops, path, lambda s, i, new=soon: s[:i] + (new,) + s[i + 1:])
+        for smaller in sorted({0, value // 2, value - 1} - {value}, key=abs):
+            if abs(smaller) < abs(value):
+                reductions.append({path: (Op(op.kind, (op.id, smaller), op.body),)})
+        reductions.append({path: (Op("soon", (op.id,), op.body),)})
+    return reductions
+
+
+def _nested(a: Path_, b: Path_) -> bool:
+    return a[:len(b)] == b or b[:len(a)] == a
+
+
+def combined(reductions: List[Edits]) -> Edits:
+    """The union of `reductions`, skipping any that touch an op already edited
+    (or one inside it)."""
+    union: Edits = {}
+    for edits in reductions:
+        if not any(_nested(a, b) for a in edits for b in union):
+            union.update(edits)
+    return union
 
 
 def cost(ops: Program) -> Tuple[int, int, int]:
@@ -467,31 +485,49 @@ def renumbered(ops: Program) -> Program:
 
 
 def shrink(program: Program, tester: Tester, say: Callable[[str], None]) -> Program:
-    """Greedy delta debugging on the program tree: each round runs every candidate
-    reduction in one batch and keeps the simplest one whose traces still differ."""
+    """Greedy delta debugging on the program tree, in batches (one batch costs two
+    process starts, whatever its size). Each round tries every single reduction;
+    if several still make the traces differ, it also tries them together (all of
+    them, the first half, the first quarter, ...), and keeps the simplest
+    program that still differs. Structural reductions come first; times are
+    simplified once no op can go."""
     current = program
-    rounds = 0
+    rounds, runs_before = 0, tester.programs_run
     while True:
         rounds += 1
-        found = None
-        for reductions in (structural_reductions, value_reductions):
-            seen, candidates = set(), []
-            for candidate in reductions(current):
-                text = format_program(candidate)
+        best = None
+        for make in (structural_edits, value_edits):
+            singles, programs, seen = [], [], set()
+            for edits in make(current):
+                program = apply_edits(current, edits)
+                text = format_program(program)
                 if text not in seen:
                     seen.add(text)
-                    candidates.append(candidate)
-            failing = [c for c, bad in zip(candidates, tester.differ(candidates)) if bad]
-            if failing:
-                found = min(failing, key=cost)
-                break
-        if found is None or cost(found) >= cost(current):
+                    singles.append(edits)
+                    programs.append(program)
+            verdicts = tester.differ(programs)
+            failing = sorted((cost(p), i) for i, (p, bad) in enumerate(zip(programs, verdicts)) if bad)
+            if not failing:
+                continue
+            candidates = [programs[i] for _, i in failing[:1]]
+            order = [singles[i] for _, i in failing]
+            k = len(order)
+            combos = []
+            while k >= 2:
+                combos.append(apply_edits(current, combined(order[:k])))
+                k //= 2
+            candidates += [c for c, bad in zip(combos, tester.differ(combos)) if bad]
+            best = min(candidates, key=cost)
             break
-        current = found
-        say(f"  round {rounds}: {size(current)} ops")
+        if best is None or cost(best) >= cost(current):
+            break
+        if size(best) != size(current):
+            say(f"  round {rounds}: {size(best)} ops")
+        current = best
     neat = renumbered(current)
     if neat != current and tester.differ([neat])[0]:
         current = neat
+    say(f"  shrunk in {rounds} rounds, {tester.programs_run - runs_before} programs tried")
     return current
 
 
@@ -658,6 +694,16 @@ main()
 '''
 
 
+def run_twin(python: str, twin: Path) -> List[str]:
+    """What a scenario twin prints, run from wherever it was written (it imports
+    virtual_clock from comparisons/scenarios/, where it will be saved)."""
+    code = ("import runpy, sys; sys.path.insert(0, sys.argv[1]); "
+            "runpy.run_path(sys.argv[2], run_name='__main__')")
+    result = subprocess.run([python, "-I", "-c", code, str(ROOT / "comparisons" / "scenarios"),
+                             str(twin)], capture_output=True, text=True)
+    return result.stdout.splitlines()
+
+
 def _program_comment(ops: Program) -> str:
     return "// The program (tests/differential/README.md):\n" + "".join(
         f"//   {line}\n" for line in format_program(ops).splitlines())
@@ -703,8 +749,7 @@ def report_mismatch(args, tester: Tester, label: str, origin: str, program: Prog
     py = out / f"{name}.py"
     cpp.write_text(clang_formatted(cpp_scenario(name, small, theirs, origin)))
     py.write_text(py_scenario(small, origin))
-    twin_ok = subprocess.run([tester.cpython.command[0], "-I", str(py)], capture_output=True,
-                             text=True).stdout.splitlines() == theirs
+    twin_ok = run_twin(tester.cpython.command[0], py) == theirs
 
     print(f"\nminimal program ({size(small)} ops, from {size(program)}):\n")
     print(format_program(small), end="")

@@ -1,4 +1,4 @@
-"""After close(), add_reader/add_writer raise RuntimeError, remove_reader/remove_writer return False."""
+"""After close(), add_reader/add_writer raise RuntimeError and remove_reader/writer return False."""
 import socket
 import sys
 from pathlib import Path
