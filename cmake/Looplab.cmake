@@ -137,6 +137,7 @@ function(looplab_add_stage stage_dir)
     if(bench_sources)
       add_executable(bench_s${nn} ${bench_sources})
       target_link_libraries(bench_s${nn} PRIVATE looplab_s${nn} benchmark::benchmark_main)
+      target_include_directories(bench_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/bench")
       # Smoke mode: every benchmark runs once, briefly, so none can rot.
       add_test(NAME s${nn}.bench_smoke
                COMMAND bench_s${nn} --benchmark_min_time=0.0001 --benchmark_format=console)

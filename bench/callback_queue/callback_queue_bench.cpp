@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "looplab/event_loop.hpp"
 
 namespace {
@@ -14,20 +15,8 @@ using looplab::ContextVar;
 using looplab::EventLoop;
 using looplab::Handle;
 
-// What this stage's loop skips that asyncio's does, so the report can say so
-// next to the figures: before stage 03 there is no selector to poll each turn.
-void note_what_is_skipped(benchmark::State& state) {
-#if LOOPLAB_STAGE < 3
-  state.SetLabel("no I/O poll per turn: this stage has no selector");
-#else
-  (void)state;
-#endif
-}
-
-void run_one_turn(EventLoop& loop) {
-  loop.stop();
-  loop.run_forever();
-}
+using looplab::bench::note_what_is_skipped;
+using looplab::bench::run_one_turn;
 
 // call_soon_batch: queue 1,000,000 no-op callbacks, then run them in one turn.
 // One operation = one callback queued and run.

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "looplab/event_loop.hpp"
 
 namespace {
@@ -18,18 +19,8 @@ using looplab::Clock;
 using looplab::EventLoop;
 using looplab::TimerHandle;
 
-void note_what_is_skipped(benchmark::State& state) {
-#if LOOPLAB_STAGE < 3
-  state.SetLabel("no I/O poll per turn: this stage has no selector");
-#else
-  (void)state;
-#endif
-}
-
-void run_one_turn(EventLoop& loop) {
-  loop.stop();
-  loop.run_forever();
-}
+using looplab::bench::note_what_is_skipped;
+using looplab::bench::run_one_turn;
 
 // Distinct past deadlines (offsets in microseconds before now), shuffled with a fixed seed.
 std::vector<Clock::duration> shuffled_offsets(int count) {
