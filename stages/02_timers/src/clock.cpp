@@ -6,6 +6,7 @@
 
 namespace looplab {
 
+// [steady_sleep]
 void SteadyClock::sleep_until(time_point deadline) {
   // std::chrono::steady_clock is CLOCK_MONOTONIC on Linux, so an absolute
   // sleep on that clock wakes exactly at the deadline, however long the
@@ -19,6 +20,7 @@ void SteadyClock::sleep_until(time_point deadline) {
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nullptr) == EINTR) {
   }
 }
+// [steady_sleep]
 
 Clock::duration SteadyClock::resolution() const {
   timespec res{};

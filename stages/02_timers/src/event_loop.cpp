@@ -15,12 +15,14 @@ SteadyClock& steady_clock() {
 // asyncio's events._running_loop: the loop that run_forever() runs on this thread.
 thread_local EventLoop* running_loop = nullptr;
 
+// [timer_constants]
 // base_events.py: compact the heap when it holds more than this many timers...
 constexpr std::size_t kMinScheduledTimerHandles = 100;
 // ...and more than half of them are cancelled (_MIN_CANCELLED_TIMER_HANDLES_FRACTION).
 constexpr double kMinCancelledTimerHandlesFraction = 0.5;
 // The longest the loop sleeps in one go (MAXIMUM_SELECT_TIMEOUT): one day.
 constexpr Clock::duration kMaximumSelectTimeout = std::chrono::hours(24);
+// [timer_constants]
 
 }  // namespace
 

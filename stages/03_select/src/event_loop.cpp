@@ -20,12 +20,14 @@ SteadyClock& steady_clock() {
 // asyncio's events._running_loop: the loop that run_forever() runs on this thread.
 thread_local EventLoop* running_loop = nullptr;
 
+// [timer_constants]
 // base_events.py: compact the heap when it holds more than this many timers...
 constexpr std::size_t kMinScheduledTimerHandles = 100;
 // ...and more than half of them are cancelled (_MIN_CANCELLED_TIMER_HANDLES_FRACTION).
 constexpr double kMinCancelledTimerHandlesFraction = 0.5;
 // The longest the loop sleeps in one go (MAXIMUM_SELECT_TIMEOUT): one day.
 constexpr Clock::duration kMaximumSelectTimeout = std::chrono::hours(24);
+// [timer_constants]
 
 }  // namespace
 
@@ -317,6 +319,7 @@ void EventLoop::process_events(std::span<const SelectorEvent> events) {
 }
 // [process_events]
 
+// [drop_closed_descriptors]
 // A descriptor closed while still registered makes select() fail (EBADF)
 // for every descriptor. asyncio then raises out of run_forever() until the
 // program removes it; looplab removes it itself and reports it, so one
@@ -335,6 +338,7 @@ void EventLoop::drop_closed_descriptors() {
                     "its callbacks were removed (call remove_reader() before close())"});
   }
 }
+// [drop_closed_descriptors]
 
 // [poll_timeout]
 // How long the loop may wait: not at all if something is ready or stop() was

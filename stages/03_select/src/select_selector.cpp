@@ -11,6 +11,7 @@
 namespace looplab {
 namespace {
 
+// [check_watchable]
 void check_watchable(int fd) {
   if (fd < 0) throw ValueError("Invalid file descriptor: " + std::to_string(fd));
   if (fd >= FD_SETSIZE) {
@@ -28,9 +29,11 @@ timeval to_timeval(std::chrono::nanoseconds timeout) {
   return timeval{static_cast<time_t>(micros.count() / 1'000'000),
                  static_cast<suseconds_t>(micros.count() % 1'000'000)};
 }
+// [check_watchable]
 
 }  // namespace
 
+// [register_fd]
 void SelectSelector::register_fd(int fd, unsigned events) {
   check_watchable(fd);
   if (static_cast<std::size_t>(fd) >= interest_.size())
@@ -58,6 +61,7 @@ void SelectSelector::unregister(int fd) {
   --count_;
   while (max_fd_ >= 0 && interest_[static_cast<std::size_t>(max_fd_)] == 0) --max_fd_;
 }
+// [register_fd]
 
 // [select]
 std::span<const SelectorEvent> SelectSelector::select(Timeout timeout) {

@@ -7,11 +7,13 @@
 
 namespace looplab {
 
+// [timer_cancel]
 void TimerHandleState::cancel() noexcept {
   // events.py, TimerHandle.cancel(): only a timer still in the heap is counted.
   if (!cancelled() && scheduled_in_ != nullptr) scheduled_in_->timer_handle_cancelled();
   HandleState::cancel();
 }
+// [timer_cancel]
 
 std::string TimerHandleState::repr() const {
   std::string text = HandleState::repr();  // "<Handle ...>"

@@ -61,6 +61,7 @@ class EventLoop {
     return call_soon_callback(Callback(std::forward<F>(callback)), where);
   }
 
+  // [call_later]
   /// loop.call_later(delay, callback): runs `callback` once `delay` has passed.
   /// A zero or negative delay means "due now". A floating-point delay must be
   /// finite: NaN and infinity are a ValueError.
@@ -81,6 +82,7 @@ class EventLoop {
 
   /// loop.time(): the loop's clock, monotonic.
   Clock::time_point time() const { return clock_->now(); }
+  // [call_later]
 
   /// Timers in the heap, cancelled ones included (len(loop._scheduled)).
   std::size_t scheduled_count() const noexcept { return scheduled_.size(); }
@@ -140,6 +142,7 @@ class EventLoop {
   /// Called by TimerHandle::cancel() for a timer still in the heap.
   void timer_handle_cancelled() noexcept { ++timer_cancelled_count_; }
 
+  // [checked_delay]
   template <typename Rep, typename Period>
   static Clock::duration checked_delay(std::chrono::duration<Rep, Period> delay) {
     if constexpr (std::is_floating_point_v<Rep>) {
@@ -154,6 +157,7 @@ class EventLoop {
     }
   }
   static constexpr double kMaxDelaySeconds = 100.0 * 365 * 24 * 3600;
+  // [checked_delay]
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
   TimerHandle call_at_callback(Clock::time_point when, Callback callback, SourceLocation where);
@@ -165,6 +169,7 @@ class EventLoop {
   void check_closed() const;
   void check_thread() const;
 
+  // [loop_state]
   RingBuffer<Ref<HandleState>> ready_;  // asyncio's _ready
   TimerHeap scheduled_;                 // asyncio's _scheduled
   std::size_t timer_cancelled_count_ = 0;
@@ -176,6 +181,7 @@ class EventLoop {
   ExceptionHandler exception_handler_;
   Clock* clock_;
   Clock::duration clock_resolution_;  // asyncio's _clock_resolution, read once
+  // [loop_state]
 };
 
 /// asyncio.get_running_loop(): the loop running in this thread; RuntimeError if none.

@@ -17,6 +17,7 @@ namespace looplab {
 
 class EventLoop;
 
+// [timer_handle_state]
 class TimerHandleState final : public HandleState {
  public:
   TimerHandleState(Clock::time_point when, Callback callback, Context context,
@@ -40,6 +41,7 @@ class TimerHandleState final : public HandleState {
   Clock::time_point when_;
   EventLoop* scheduled_in_ = nullptr;
 };
+// [timer_handle_state]
 
 /// What call_later() and call_at() return.
 class TimerHandle : public Handle {

@@ -31,6 +31,7 @@ class TimerHeap {
   /// The timer with the earliest deadline. Precondition: not empty.
   TimerHandleState& top() const noexcept { return *heap_.front().timer; }
 
+  // [heap_push_pop]
   /// heapq.heappush
   void push(Ref<TimerHandleState> timer) {
     Clock::time_point when = timer->when();
@@ -47,7 +48,9 @@ class TimerHeap {
     sift_up(0);
     return std::move(top.timer);
   }
+  // [heap_push_pop]
 
+  // [keep_only]
   /// Keeps the timers for which keep(timer) is true and restores the heap
   /// (asyncio's compaction: a list comprehension, then heapq.heapify).
   template <typename Keep>
@@ -59,6 +62,7 @@ class TimerHeap {
     heap_.resize(kept);
     for (std::size_t i = heap_.size() / 2; i-- > 0;) sift_up(i);  // heapq.heapify
   }
+  // [keep_only]
 
   template <typename F>
   void for_each(F f) const {
@@ -68,6 +72,7 @@ class TimerHeap {
   void clear() noexcept { heap_.clear(); }
 
  private:
+  // [heap_order]
   struct Entry {
     Clock::time_point when;  // a copy of timer->when(), for cheap comparisons
     Ref<TimerHandleState> timer;
@@ -105,6 +110,7 @@ class TimerHeap {
     heap_[pos] = std::move(item);
     sift_down(start, pos);
   }
+  // [heap_order]
 
   std::vector<Entry> heap_;
 };

@@ -67,6 +67,7 @@ class EventLoop {
     return call_soon_callback(Callback(std::forward<F>(callback)), where);
   }
 
+  // [call_later]
   /// loop.call_later(delay, callback): runs `callback` once `delay` has passed.
   /// A zero or negative delay means "due now". A floating-point delay must be
   /// finite: NaN and infinity are a ValueError.
@@ -87,9 +88,11 @@ class EventLoop {
 
   /// loop.time(): the loop's clock, monotonic.
   Clock::time_point time() const { return clock_->now(); }
+  // [call_later]
 
   // ---- I/O readiness ----------------------------------------------------
 
+  // [add_reader_api]
   /// loop.add_reader(fd, callback): runs `callback` in every turn in which
   /// `fd` is readable, until remove_reader(fd). A second add_reader for the
   /// same descriptor replaces (and cancels) the first.
@@ -108,6 +111,7 @@ class EventLoop {
   bool remove_reader(int fd) { return remove_io_callback(fd, kEventRead); }
   /// Stops watching `fd` for writing. Returns whether a writer was registered.
   bool remove_writer(int fd) { return remove_io_callback(fd, kEventWrite); }
+  // [add_reader_api]
 
   /// The selector this loop waits in.
   const Selector& selector() const noexcept { return *selector_; }
@@ -172,6 +176,7 @@ class EventLoop {
   /// Called by TimerHandle::cancel() for a timer still in the heap.
   void timer_handle_cancelled() noexcept { ++timer_cancelled_count_; }
 
+  // [checked_delay]
   template <typename Rep, typename Period>
   static Clock::duration checked_delay(std::chrono::duration<Rep, Period> delay) {
     if constexpr (std::is_floating_point_v<Rep>) {
@@ -186,6 +191,7 @@ class EventLoop {
     }
   }
   static constexpr double kMaxDelaySeconds = 100.0 * 365 * 24 * 3600;
+  // [checked_delay]
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
   void add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where);
@@ -203,6 +209,7 @@ class EventLoop {
   void check_closed() const;
   void check_thread() const;
 
+  // [loop_state]
   RingBuffer<Ref<HandleState>> ready_;  // asyncio's _ready
   TimerHeap scheduled_;                 // asyncio's _scheduled
   std::size_t timer_cancelled_count_ = 0;
@@ -222,6 +229,7 @@ class EventLoop {
   ExceptionHandler exception_handler_;
   Clock* clock_;
   Clock::duration clock_resolution_;  // asyncio's _clock_resolution, read once
+  // [loop_state]
 };
 
 /// asyncio.get_running_loop(): the loop running in this thread; RuntimeError if none.

@@ -24,6 +24,7 @@ namespace looplab {
 
 class EventLoop;
 
+// [handle_state]
 /// The shared state behind a Handle. Users hold `Handle`; the loop holds `Ref<HandleState>`.
 class HandleState : public RefCounted, public PoolAllocated {
  public:
@@ -63,6 +64,7 @@ class HandleState : public RefCounted, public PoolAllocated {
   bool running_ = false;
   bool cancelled_ = false;
 };
+// [handle_state]
 
 /// What call_soon() returns: a reference to a scheduled callback.
 class Handle {

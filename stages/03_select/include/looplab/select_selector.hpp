@@ -15,6 +15,7 @@
 
 namespace looplab {
 
+// [select_selector]
 class SelectSelector final : public Selector {
  public:
   void register_fd(int fd, unsigned events) override;
@@ -32,5 +33,6 @@ class SelectSelector final : public Selector {
   int max_fd_ = -1;
   std::vector<SelectorEvent> ready_;
 };
+// [select_selector]
 
 }  // namespace looplab

@@ -18,6 +18,7 @@
 
 namespace looplab {
 
+// [selector]
 /// Event masks, as in Python's selectors: EVENT_READ = 1, EVENT_WRITE = 2.
 enum : unsigned { kEventRead = 1, kEventWrite = 2 };
 
@@ -49,5 +50,6 @@ class Selector {
   /// The backend's name, for messages and benchmark labels ("select", "epoll").
   virtual const char* name() const noexcept = 0;
 };
+// [selector]
 
 }  // namespace looplab
