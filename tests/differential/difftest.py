@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import random
 import re
 import shlex
@@ -32,7 +31,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 TWIN = ROOT / "comparisons" / "differential" / "interpreter.py"
@@ -40,8 +39,14 @@ sys.path.insert(0, str(ROOT / "comparisons"))
 import pythons  # noqa: E402
 
 DELIMITER = "%%"
-BATCH_SIZE = 500  # programs per interpreter process
-BATCH_TIMEOUT_S = 120  # for one batch; a program that hangs an interpreter is reported as such
+BATCH_SIZE = 2000  # programs per interpreter process, and per window of a long run
+BATCH_TIMEOUT_S = 60  # for one batch; a program that hangs an interpreter is reported as such
+# After this many programs crashed (or hung) an interpreter, the rest of the batch
+# is not run: one crash per program would cost a process start each.
+MAX_CRASHES = 10
+# Where the scenario twin of a shrunk program belongs (tests/scenarios/<group>/):
+# the group of the newest op the tester generates (stage 03's readers: "io").
+SCENARIO_GROUP = "timers"
 
 # ----------------------------------------------------------------- programs ----
 
@@ -255,42 +260,64 @@ class Generator:
         return body
 
     def heap_program(self) -> Program:
-        """A heap around asyncio's compaction threshold: 90 to 180 timers on a few
-        deadlines, a good share of them cancelled before or while the loop runs."""
+        """A heap at the edges of asyncio's compaction rule (more than 100 timers,
+        more than half of them cancelled), many of them on the same deadline so
+        that the order of ties shows how the heap was rebuilt. Three kinds:
+
+        churn       90 to 180 timers; some cancelled before the loop runs, some
+                    by each other as they fire (pending, already run, or self)
+        boundary    a heap of 99 to 103 timers (the sentinel included) with
+                    about half of them cancelled before the loop runs
+        after_fire  a few timers due first cancel each other once they have
+                    run (which must not count), then a boundary heap just
+                    below the threshold
+        """
         rng = self.rng
-        self.palette = rng.sample(range(0, 16), rng.randint(1, 5))
+        kind = rng.choice(("churn", "boundary", "after_fire"))
+        self.palette = rng.sample(range(1, 16), rng.randint(1, 4))
         self.tie_bias, self.horizon = 0.95, 15
-        inside = rng.random() < 0.3  # scheduled by one callback instead of the top level
+        inside = rng.random() < 0.25  # scheduled by one callback instead of the top level
         owner = self.new_id() if inside else None
-        count = rng.randint(90, 180)
-        first = self.next_id
-        block_ids = list(range(first, first + count))
-        self.next_id += count
-        self.ids += block_ids
-        block = []
-        for id_ in block_ids:
+        ops: List[Op] = []
+        if kind == "after_fire":
+            early = self.reserve(rng.randint(3, 12))
+            for id_ in early:
+                body = [Op("cancel", (rng.choice(early),)) for _ in range(rng.randint(1, 3))]
+                ops.append(Op(rng.choice(("later", "at")), (id_, 0), body))
+        count = rng.randint(90, 180) if kind == "churn" else rng.randint(98, 102)
+        block = self.reserve(count)
+        for id_ in block:
             body: List[Op] = []
             roll = rng.random()
-            if roll < 0.3:  # cancel a few others: pending, already run, or itself
-                body += [Op("cancel", (rng.choice(block_ids),)) for _ in range(rng.randint(1, 4))]
-            elif roll < 0.4:  # keep the heap big as timers fire
+            if roll < (0.3 if kind == "churn" else 0.05):  # cancel a few others
+                body += [Op("cancel", (rng.choice(block),)) for _ in range(rng.randint(1, 4))]
+            elif roll < (0.4 if kind == "churn" else 0.1):  # keep the heap big as timers fire
                 body += [self.scheduled(rng.choice(("later", "at")))
                          for _ in range(rng.randint(1, 3))]
             if rng.random() < 0.02:
                 body.append(Op("stop"))
             if rng.random() < 0.02:
                 body.append(Op("raise"))
-            kind = rng.choice(("later", "at"))
-            value = self.delay() if kind == "later" else self.time_value()
-            block.append(Op(kind, (id_, value), body))
-        fraction = rng.choice((0.0, 0.3, 0.5, 0.55, 0.7))
-        cancels = [Op("cancel", (t,)) for t in rng.sample(block_ids, int(count * fraction))]
-        ops = block + cancels
+            timer = rng.choice(("later", "at"))
+            value = self.delay() if timer == "later" else self.time_value()
+            ops.append(Op(timer, (id_, value), body))
+        heap = count + 1  # the block and the sentinel
+        if kind == "churn":
+            cancelled = int(count * rng.choice((0.0, 0.3, 0.5, 0.55, 0.7)))
+        elif kind == "boundary":
+            cancelled = heap // 2 + rng.randint(-1, 1)
+        else:
+            cancelled = heap // 2 - rng.randint(0, 2)
+        ops += [Op("cancel", (t,)) for t in rng.sample(block, cancelled)]
         if rng.random() < 0.3:
             ops.insert(rng.randrange(len(ops) + 1), Op("stop"))
         if inside:
             return (Op("soon", (owner,), ops),)
         return tuple(ops)
+
+    def reserve(self, count: int) -> List[int]:
+        """`count` fresh ids in a row."""
+        return [self.new_id() for _ in range(count)]
 
 
 def generate(stage: int, seed: int, index: int) -> Program:
@@ -312,13 +339,16 @@ class Side:
         self.command = command
         self.seconds = 0.0
 
-    def traces(self, programs: Sequence[str]) -> List[List[str]]:
+    def traces(self, programs: Sequence[str]) -> List[Optional[List[str]]]:
         """The trace of each program, in order. If the interpreter crashes or hangs
         on a program, that program's trace ends with a line "<looplab crashed ...>"
-        and the rest run in a new process."""
-        traces: List[List[str]] = []
-        start = 0
+        and the rest run in a new process, up to MAX_CRASHES crashes; the
+        programs after that are not run (None)."""
+        traces: List[Optional[List[str]]] = []
+        start = crashes = 0
         while start < len(programs):
+            if crashes == MAX_CRASHES:
+                return traces + [None] * (len(programs) - start)
             chunk = programs[start:start + BATCH_SIZE]
             payload = "".join(text + DELIMITER + "\n" for text in chunk)
             began = time.monotonic()
@@ -347,6 +377,7 @@ class Side:
                 tail = stderr.strip().splitlines()[-12:]
                 traces.append(current + [f"<{self.name} crashed: {why}>"] + [f"<{t}>" for t in tail])
                 start += 1
+                crashes += 1
             elif status != 0:
                 raise ToolError(f"{self.name} exited with {status} after all its programs:\n{stderr}")
         return traces
@@ -372,15 +403,16 @@ class Tester:
         theirs = self.pool.submit(self.cpython.traces, programs)
         ours_traces, cpython_traces = ours.result(), theirs.result()
         self.programs_run += len(programs)
-        crashed = next((t for t in cpython_traces if t and t[-1].startswith("<")), None)
-        if crashed is not None:
-            raise ToolError("the CPython twin failed, which is a bug in the tester:\n" +
-                            "\n".join(crashed))
+        for trace in cpython_traces:
+            if trace is None or (trace and trace[-1].startswith("<")):
+                raise ToolError("the CPython twin failed, which is a bug in the tester:\n" +
+                                "\n".join(trace or ["(not run)"]))
         return ours_traces, cpython_traces
 
     def differ(self, programs: Sequence[Program]) -> List[bool]:
+        """Whether each program's traces differ; a program left unrun counts as not."""
         ours, theirs = self.run([format_program(p) for p in programs])
-        return [a != b for a, b in zip(ours, theirs)]
+        return [a is not None and a != b for a, b in zip(ours, theirs)]
 
 
 # ---------------------------------------------------------------- shrinking ----
@@ -499,12 +531,12 @@ def shrink(program: Program, tester: Tester, say: Callable[[str], None]) -> Prog
         for make in (structural_edits, value_edits):
             singles, programs, seen = [], [], set()
             for edits in make(current):
-                program = apply_edits(current, edits)
-                text = format_program(program)
+                candidate = apply_edits(current, edits)
+                text = format_program(candidate)
                 if text not in seen:
                     seen.add(text)
                     singles.append(edits)
-                    programs.append(program)
+                    programs.append(candidate)
             verdicts = tester.differ(programs)
             failing = sorted((cost(p), i) for i, (p, bad) in enumerate(zip(programs, verdicts)) if bad)
             if not failing:
@@ -525,7 +557,7 @@ def shrink(program: Program, tester: Tester, say: Callable[[str], None]) -> Prog
             say(f"  round {rounds}: {size(best)} ops")
         current = best
     neat = renumbered(current)
-    if neat != current and tester.differ([neat])[0]:
+    if format_program(neat) != format_program(current) and tester.differ([neat])[0]:
         current = neat
     say(f"  shrunk in {rounds} rounds, {tester.programs_run - runs_before} programs tried")
     return current
@@ -556,7 +588,8 @@ def cpp_scenario(name: str, ops: Program, expected: List[str], origin: str) -> s
                 call = {"soon": "loop.call_soon(",
                         "later": f"loop.call_later({op.args[-1]}ms, ",
                         "at": f"loop.call_at(looplab::Clock::time_point({op.args[-1]}ms), "}
-                out.append(f"{indent}handles[{op.id}] = {call[op.kind]}[&] {{")
+                keep = f"handles[{op.id}] = " if cancels else ""
+                out.append(f"{indent}{keep}{call[op.kind]}[&] {{")
                 out.append(f"{indent}  ran({op.id});")
                 out += emit(op.body, indent + "  ", op.id)
                 out.append(f"{indent}}});")
@@ -569,8 +602,24 @@ def cpp_scenario(name: str, ops: Program, expected: List[str], origin: str) -> s
                 break
         return out
 
+    kinds = {op.kind for op in walk(ops)}
+    cancels = "cancel" in kinds
     body = "\n".join(emit(ops, "  ", None))
     expect = "\n".join(f"// expect: {line}" for line in expected)
+    helpers = []
+    if cancels:
+        helpers.append("  std::map<int, looplab::Handle> handles;")
+    helpers.append('''  auto now = [&] {
+    auto since_zero = loop.time().time_since_epoch();
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(since_zero).count());
+  };''')
+    if kinds & set(SCHEDULING):
+        helpers.append('  auto ran = [&](int id) { trace("run " + std::to_string(id) + " t=" + now()); };')
+    if cancels:
+        helpers.append('''  auto cancel = [&](int id) {
+    if (auto found = handles.find(id); found != handles.end()) found->second.cancel();
+  };''')
+    helpers = "\n".join(helpers)
     return f"""\
 // TODO: one line saying what this checks. Found by the differential tester
 // ({origin}), shrunk; its program is in the comments at the end. One unit of time is 1 ms.
@@ -588,15 +637,7 @@ using looplab::testing::trace;
 LOOPLAB_SCENARIO({name}) {{
   looplab::VirtualClock clock;
   looplab::EventLoop loop(clock);
-  std::map<int, looplab::Handle> handles;
-  auto now = [&] {{
-    auto since_zero = loop.time().time_since_epoch();
-    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(since_zero).count());
-  }};
-  auto ran = [&](int id) {{ trace("run " + std::to_string(id) + " t=" + now()); }};
-  auto cancel = [&](int id) {{
-    if (auto found = handles.find(id); found != handles.end()) found->second.cancel();
-  }};
+{helpers}
   loop.set_exception_handler([](looplab::EventLoop&, const looplab::ExceptionContext& context) {{
     try {{
       std::rethrow_exception(context.exception);
@@ -637,7 +678,7 @@ def py_scenario(ops: Program, origin: str) -> str:
                 call = {"soon": f"loop.call_soon(callback_{op.id})",
                         "later": f"loop.call_later({float(op.args[-1])}, callback_{op.id})",
                         "at": f"loop.call_at({float(op.args[-1])}, callback_{op.id})"}
-                out.append(f"{indent}handles[{op.id}] = {call[op.kind]}")
+                out.append(f"{indent}{'handles[%d] = ' % op.id if cancels else ''}{call[op.kind]}")
             elif op.kind == "cancel":
                 out.append(f"{indent}cancel({op.id})")
             elif op.kind == "stop":
@@ -647,7 +688,15 @@ def py_scenario(ops: Program, origin: str) -> str:
                 break
         return out
 
+    cancels = any(op.kind == "cancel" for op in walk(ops))
     body = "\n".join(emit(ops, "    ", None))
+    handles = '''
+    handles = {}
+
+    def cancel(id_):
+        if id_ in handles:
+            handles[id_].cancel()
+''' if cancels else ""
     return f'''\
 """TODO: one line saying what this checks (found by the differential tester:
 {origin}, shrunk). One unit of loop time is 1 ms here."""
@@ -660,7 +709,6 @@ from virtual_clock import new_virtual_loop  # noqa: E402
 
 def main():
     loop = new_virtual_loop()
-    handles = {{}}
     done = []
 
     def now():
@@ -668,11 +716,7 @@ def main():
 
     def ran(id_):
         print(f"run {{id_}} t={{now()}}")
-
-    def cancel(id_):
-        if id_ in handles:
-            handles[id_].cancel()
-
+{handles}
     def handler(loop, context):
         print(f"handler {{context['exception'].args[0]}}")
 
@@ -730,8 +774,17 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def report_mismatch(args, tester: Tester, label: str, origin: str, program: Program,
-                    repro: List[str]) -> None:
+class Case(NamedTuple):
+    """One program of a run, and how to name and find it again."""
+
+    label: str  # s02-seed1-n17: names the files written for it
+    origin: str  # how it was made, for the scenario's comment
+    program: Program
+    regenerate: Optional[List[str]]  # the difftest.py arguments that generate it again
+
+
+def report_mismatch(args, tester: Tester, case: Case) -> None:
+    label, program = case.label, case.program
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     print(f"shrinking {label} ({size(program)} ops)...", flush=True)
@@ -747,8 +800,8 @@ def report_mismatch(args, tester: Tester, label: str, origin: str, program: Prog
     name = re.sub(r"\W", "_", f"difftest_{label}").lower()
     cpp = out / f"{name}.cpp"
     py = out / f"{name}.py"
-    cpp.write_text(clang_formatted(cpp_scenario(name, small, theirs, origin)))
-    py.write_text(py_scenario(small, origin))
+    cpp.write_text(clang_formatted(cpp_scenario(name, small, theirs, case.origin)))
+    py.write_text(py_scenario(small, case.origin))
     twin_ok = run_twin(tester.cpython.command[0], py) == theirs
 
     print(f"\nminimal program ({size(small)} ops, from {size(program)}):\n")
@@ -760,23 +813,19 @@ def report_mismatch(args, tester: Tester, label: str, origin: str, program: Prog
     for path in [*paths.values(), cpp, py]:
         print(f"  {_shown(path)}")
     print(f"\nscenario skeleton, with CPython's trace as its expect lines "
-          f"(save as tests/scenarios/timers/{name}.cpp, and {_shown(py)} as "
-          f"comparisons/scenarios/timers/{name}.py; its output "
+          f"(save as tests/scenarios/{SCENARIO_GROUP}/{name}.cpp, and {_shown(py)} as "
+          f"comparisons/scenarios/{SCENARIO_GROUP}/{name}.py; its output "
           f"{'matches' if twin_ok else 'DOES NOT match'} CPython's trace):\n")
     print(cpp.read_text())
     print("reproduce:")
-    for command in repro:
-        print(f"  {command}")
-    print(f"  {_command(args, replay=paths['program'])}")
+    if case.regenerate:
+        print(f"  {_command(args, case.regenerate)}")
+    print(f"  {_command(args, ['--replay', _shown(paths['program'])])}")
 
 
-def _command(args, replay: Optional[Path] = None, start: Optional[int] = None) -> str:
-    parts = [_shown(Path(__file__)), "--binary", _shown(Path(args.binary)), "--stage",
-             str(args.stage)]
-    if replay is not None:
-        parts += ["--replay", _shown(replay)]
-    else:
-        parts += ["--seed", str(args.seed), "--start", str(start), "--count", "1"]
+def _command(args, what: List[str]) -> str:
+    parts = [_shown(Path(__file__)), "--binary", _shown(Path(args.binary)),
+             "--stage", str(args.stage), *what]
     if args.python:
         parts += ["--python", args.python]
     return shlex.join(parts)
@@ -808,22 +857,15 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     if args.replay is not None:
         try:
-            texts = split_programs(args.replay.read_text())
-            programs = [parse_program(text) for text in texts]
+            windows = [_replayed(args.replay)]
         except (OSError, ProgramError) as error:
             print(f"difftest: {args.replay}: {error}", file=sys.stderr)
             return 2
-        stem = args.replay.name.split(".")[0]
-        labels = [f"{stem}-replay{i if len(programs) > 1 else ''}" for i in range(len(programs))]
-        origins = [f"replay of {args.replay.name}"] * len(programs)
     else:
-        indices = range(args.start, args.start + args.count)
-        programs = [generate(args.stage, args.seed, i) for i in indices]
-        labels = [f"s{args.stage:02d}-seed{args.seed}-n{i}" for i in indices]
-        origins = [f"difftest.py --stage {args.stage} --seed {args.seed} --start {i} --count 1"
-                   for i in indices]
+        windows = _generated(args)
     if args.print:
-        sys.stdout.write("".join(format_program(p) + DELIMITER + "\n" for p in programs))
+        for window in windows:
+            sys.stdout.write("".join(format_program(c.program) + DELIMITER + "\n" for c in window))
         return 0
     if not args.binary:
         print("difftest: --binary is required (unless --print)", file=sys.stderr)
@@ -833,26 +875,52 @@ def main(argv=None) -> int:
                        if args.python else pythons.newest_cpython())
         tester = Tester(Side("looplab", [str(Path(args.binary).resolve())]),
                         Side("CPython", [interpreter.path, "-I", str(TWIN)]))
+        what = (f"stage {args.stage:02d}, " +
+                (f"replay of {args.replay}" if args.replay else f"seed {args.seed}"))
         began = time.monotonic()
-        ours, theirs = tester.run([format_program(p) for p in programs])
-        wall = time.monotonic() - began
-        bad = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
-        ops = sum(size(p) for p in programs)
-        timing = (f"{ops} ops; looplab {tester.looplab.seconds:.1f} s, CPython "
-                  f"{interpreter.version_str} {tester.cpython.seconds:.1f} s, wall {wall:.1f} s")
-        if not bad:
-            print(f"{len(programs)} programs, traces identical (stage {args.stage:02d}, "
-                  f"seed {args.seed}; {timing})")
-            return 0
-        first = bad[0]
-        print(f"{len(bad)} of {len(programs)} programs: traces differ (stage {args.stage:02d}, "
-              f"seed {args.seed}; {timing}); first: {labels[first]}")
-        repro = [] if args.replay else [_command(args, start=args.start + first)]
-        report_mismatch(args, tester, labels[first], origins[first], programs[first], repro)
-        return 1
+        total = ops = 0
+        for window in windows:
+            ours, theirs = tester.run([format_program(case.program) for case in window])
+            total += len(window)
+            ops += sum(size(case.program) for case in window)
+            bad = [case for case, a, b in zip(window, ours, theirs) if a is not None and a != b]
+            unrun = sum(trace is None for trace in ours)
+            timing = (f"{ops} ops; looplab {tester.looplab.seconds:.1f} s, CPython "
+                      f"{interpreter.version_str} {tester.cpython.seconds:.1f} s, "
+                      f"wall {time.monotonic() - began:.1f} s")
+            if bad:
+                skipped = f", {unrun} more not run after {MAX_CRASHES} crashes" if unrun else ""
+                print(f"{len(bad)} of {len(window)} programs: traces differ{skipped} ({what}; "
+                      f"{timing}); first: {bad[0].label}")
+                report_mismatch(args, tester, bad[0])
+                return 1
+            if args.count > BATCH_SIZE and args.replay is None:
+                print(f"  {total} programs, identical so far ({timing})", flush=True)
+        print(f"{total} program{'s' * (total != 1)}, traces identical ({what}; {timing})")
+        return 0
     except (ToolError, pythons.InterpreterError) as error:
         print(f"difftest: {error}", file=sys.stderr)
         return 2
+
+
+def _generated(args) -> Iterator[List[Case]]:
+    """The programs of a run, a window of BATCH_SIZE at a time, so that a long run
+    (--count 1000000) never holds more than one window in memory."""
+    end = args.start + args.count
+    for first in range(args.start, end, BATCH_SIZE):
+        yield [Case(f"s{args.stage:02d}-seed{args.seed}-n{i}",
+                    f"difftest.py --stage {args.stage} --seed {args.seed} --start {i} --count 1",
+                    generate(args.stage, args.seed, i),
+                    ["--seed", str(args.seed), "--start", str(i), "--count", "1"])
+               for i in range(first, min(first + BATCH_SIZE, end))]
+
+
+def _replayed(path: Path) -> List[Case]:
+    """The program(s) of a file written by difftest.py or by hand."""
+    programs = [parse_program(text) for text in split_programs(path.read_text())]
+    stem = path.name.split(".")[0]
+    return [Case(f"{stem}-replay{i if len(programs) > 1 else ''}", f"replay of {path.name}",
+                 program, None) for i, program in enumerate(programs)]
 
 
 if __name__ == "__main__":

@@ -6,10 +6,11 @@
 // which runs them on CPython's asyncio. The two traces must be identical.
 //
 // Programs come on stdin, separated by lines "%%"; each program's trace goes
-// to stdout followed by a line "%%" (flushed, so that after a crash the runner
-// knows which program crashed). Every program gets a fresh loop on a fresh
-// VirtualClock, and one unit of time is a millisecond. Only the public API is
-// used: this is what a user of the loop can observe.
+// to stdout followed by a line "%%". Every line is flushed at once, so that
+// after a crash the runner knows which program crashed and how far it got.
+// Every program gets a fresh loop on a fresh virtual clock, and one unit of
+// time is a millisecond. Only the public API is used: the trace is what a user
+// of the loop can observe.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -92,6 +93,9 @@ std::vector<Op> parse(const std::vector<std::string>& lines) {
     }
     const OpSpec* spec = find_op(words[0]);
     if (spec == nullptr) throw ProgramError(where + "unknown op '" + words[0] + "'");
+    if (spec->since > LOOPLAB_STAGE) {
+      throw ProgramError(where + words[0] + " needs stage " + std::to_string(spec->since));
+    }
     if (static_cast<int>(words.size()) - 1 != spec->operands) {
       throw ProgramError(where + words[0] + " takes " + std::to_string(spec->operands) +
                          " operand(s)");
@@ -138,15 +142,47 @@ long long count_stops(const std::vector<Op>& ops) {
   return count;
 }
 
+// The loop's clock: a VirtualClock with a watchdog. A loop with a bug can
+// turn for ever without finishing a program (one that never moves due timers
+// to the ready queue, say). The loop reads the clock at every turn while a
+// timer is pending, and the sentinel always is: generated programs need a few
+// hundred readings, and after 100,000 the program is abandoned (its trace
+// says so) instead of hanging the whole batch.
+struct Watchdog : looplab::SystemExit {  // SystemExit: escapes callbacks and the loop
+  const char* what() const noexcept override {
+    return "watchdog: the loop read the clock 100000 times without finishing the program";
+  }
+};
+
+class WatchdogClock final : public looplab::Clock {
+ public:
+  time_point now() override {
+    if (++readings_ > kMaxReadings) throw Watchdog();
+    return clock_.now();
+  }
+  void sleep_until(time_point deadline) override { clock_.sleep_until(deadline); }
+  duration resolution() const override { return clock_.resolution(); }
+#if LOOPLAB_STAGE >= 3
+  // From stage 03 the loop waits in select(), and jumps the clock instead only
+  // for a clock that says it is virtual.
+  bool is_virtual() const noexcept override { return true; }
+#endif
+
+ private:
+  static constexpr long kMaxReadings = 100'000;
+  looplab::VirtualClock clock_;
+  long readings_ = 0;
+};
+
 // One program on one fresh loop.
 class Run {
  public:
-  Run(const std::vector<Op>& ops, std::string& out) : ops_(ops), out_(out) {}
+  explicit Run(const std::vector<Op>& ops) : ops_(ops) {}
 
   void run() {
     try {
       loop_.set_exception_handler(
-          [this](looplab::EventLoop&, const looplab::ExceptionContext& context) {
+          [](looplab::EventLoop&, const looplab::ExceptionContext& context) {
             line("handler " + message_of(context.exception));
           });
       looplab::Clock::time_point sentinel(milliseconds(latest_deadline(ops_, 0) + 1));
@@ -164,6 +200,8 @@ class Run {
           break;
         }
       }
+    } catch (const Watchdog& watchdog) {
+      line(std::string("driver: ") + watchdog.what());
     } catch (...) {
       line("driver: " + looplab::describe_exception(std::current_exception()));
     }
@@ -171,15 +209,19 @@ class Run {
   }
 
  private:
-  void line(const std::string& text) { out_.append(text).append("\n"); }
+  static void line(const std::string& text) {
+    std::fputs((text + "\n").c_str(), stdout);
+    std::fflush(stdout);
+  }
 
   // Loop time in whole milliseconds (as a fraction if a bug made it one).
   std::string now() const {
     auto since_zero = loop_.time().time_since_epoch();
     auto whole = std::chrono::duration_cast<milliseconds>(since_zero);
     std::string text = std::to_string(whole.count());
-    if (auto rest = (since_zero - whole).count(); rest != 0)
-      text += "+" + std::to_string(rest) + "ns";
+    if (auto rest = (since_zero - whole).count(); rest != 0) {
+      text.append("+").append(std::to_string(rest)).append("ns");
+    }
     return text;
   }
 
@@ -223,23 +265,20 @@ class Run {
   }
 
   const std::vector<Op>& ops_;
-  std::string& out_;
-  looplab::VirtualClock clock_;
+  WatchdogClock clock_;
   looplab::EventLoop loop_{clock_};
   std::map<long long, looplab::Handle> handles_;
   bool done_ = false;
 };
 
 void run_program(const std::vector<std::string>& lines) {
-  std::string out;
   try {
     std::vector<Op> ops = parse(lines);
-    Run(ops, out).run();
+    Run(ops).run();
   } catch (const ProgramError& error) {
-    out = std::string("error: ") + error.what() + "\n";
+    std::printf("error: %s\n", error.what());
   }
-  out.append(kDelimiter).append("\n");
-  std::fputs(out.c_str(), stdout);
+  std::printf("%s\n", kDelimiter);
   std::fflush(stdout);
 }
 
