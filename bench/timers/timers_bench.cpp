@@ -80,6 +80,7 @@ void timer_churn(benchmark::State& state) {
   constexpr int kOpsPerTurn = 1'000;
   EventLoop loop;
   std::vector<TimerHandle> long_lived;
+  long_lived.reserve(1'000);
   for (int i = 0; i < 1'000; ++i)
     long_lived.push_back(loop.call_later(3600s + std::chrono::seconds(i), [] {}));
   while (state.KeepRunningBatch(kOps)) {
