@@ -19,6 +19,7 @@ The loop's clock resolution stays 1e-9 units, so a timer is due exactly when
 
 Only the standard library; runs under CPython 3.12 or later.
 """
+import socket
 import sys
 from pathlib import Path
 
@@ -36,9 +37,11 @@ OPS = {
     "cancel": (1, False, 2),  # cancel ID
     "stop": (0, False, 2),
     "raise": (0, False, 2),
-    # Stage 03 extension point (readers on socketpairs), not implemented yet:
-    # "pair": (1, False, 3),  "reader": (2, True, 3),
-    # "write": (2, False, 3), "remove_reader": (1, False, 3),
+    # Stage 03: readers on socketpairs (tests/differential/README.md, "Stage 03").
+    "pair": (1, False, 3),  # pair P
+    "reader": (2, True, 3),  # reader ID P
+    "write": (2, False, 3),  # write P BYTES
+    "remove_reader": (1, False, 3),  # remove_reader P
 }
 SCHEDULING = ("soon", "later", "at")
 
@@ -90,18 +93,26 @@ def parse(lines):
     return top
 
 
-def latest_deadline(ops, now=0):
+def latest_deadline(ops):
     """The latest time any timer of the program can be due: the sentinel goes after it."""
+    return _latest(ops, 0, _latest(ops, 0, -1))
+
+
+def _latest(ops, now, reader_at):
+    """A reader runs when its pair has data: it counts as running at `reader_at`
+    (-1: readers are left out, which gives the time of the last write)."""
     latest = now
     for op in ops:
-        if op.kind in SCHEDULING:
+        if op.kind in SCHEDULING or (op.kind == "reader" and reader_at >= 0):
             if op.kind == "soon":
                 runs_at = now
             elif op.kind == "later":
                 runs_at = now + max(op.args[1], 0)
-            else:
+            elif op.kind == "at":
                 runs_at = max(now, op.args[1])
-            latest = max(latest, runs_at, latest_deadline(op.body, runs_at))
+            else:
+                runs_at = max(now, reader_at)
+            latest = max(latest, runs_at, _latest(op.body, runs_at, reader_at))
     return latest
 
 
@@ -118,6 +129,7 @@ class Run:
         self.out = out
         self.loop = new_virtual_loop()
         self.handles = {}
+        self.pairs = {}  # pair P: (left end, right end)
         self.done = False
 
     def execute(self, ops, owner):
@@ -137,9 +149,41 @@ class Run:
                 self.loop.stop()
             elif kind == "raise":
                 raise ValueError(str(owner))
+            elif kind == "pair":  # a second `pair P` does nothing
+                if op.args[0] not in self.pairs:
+                    ends = socket.socketpair()
+                    for end in ends:
+                        end.setblocking(False)
+                    self.pairs[op.args[0]] = ends
+            elif kind in ("reader", "write", "remove_reader"):
+                number = op.args[1] if kind == "reader" else op.args[0]
+                if number not in self.pairs:  # not made (yet): nothing
+                    continue
+                left, right = self.pairs[number]
+                if kind == "reader":
+                    self.loop.add_reader(left.fileno(), self.read, op, left)
+                elif kind == "write":
+                    right.sendall(b"x" * op.args[1])
+                else:
+                    removed = self.loop.remove_reader(left.fileno())
+                    self.out.append(f"remove_reader {number} -> {removed}")
 
     def callback(self, op):
         self.out.append(f"run {op.args[0]} t={ms(self.loop.time())}")
+        self.execute(op.body, op.args[0])
+
+    def read(self, op, sock):
+        """A reader drains its end (to EAGAIN, or EOF), says how much it read, runs its body."""
+        count = 0
+        while True:
+            try:
+                data = sock.recv(4096)
+            except BlockingIOError:
+                break
+            count += len(data)
+            if not data:
+                break
+        self.out.append(f"read {op.args[0]} {op.args[1]} t={ms(self.loop.time())} n={count}")
         self.execute(op.body, op.args[0])
 
     def handler(self, loop, context):
@@ -156,7 +200,7 @@ class Run:
             loop.set_exception_handler(self.handler)
             loop.call_at(float(latest_deadline(self.ops) + 1), self.sentinel)
             self.execute(self.ops, None)
-            stops = 1 + count_stops(self.ops)
+            stops = 1 + count_stops(self.ops, count_kind(self.ops, "write"))
             while not self.done:
                 loop.run_forever()
                 self.out.append(f"run_forever returned t={ms(loop.time())}")
@@ -167,11 +211,22 @@ class Run:
         except Exception as error:  # noqa: BLE001 - reported in the trace
             self.out.append(f"driver: {type(error).__name__}: {error}")
         finally:
+            for left, right in self.pairs.values():
+                loop.remove_reader(left.fileno())
+                left.close()
+                right.close()
             loop.close()
 
 
-def count_stops(ops):
-    return sum((op.kind == "stop") + count_stops(op.body) for op in ops)
+def count_kind(ops, kind):
+    return sum((op.kind == kind) + count_kind(op.body, kind) for op in ops)
+
+
+def count_stops(ops, writes):
+    """How many times stop() can be called: a reader runs at most once per write."""
+    return sum((op.kind == "stop") + count_stops(op.body, writes)
+               * (writes if op.kind == "reader" else 1)
+               for op in ops)
 
 
 def run_program(lines):

@@ -45,8 +45,8 @@ BATCH_TIMEOUT_S = 60  # for one batch; a program that hangs an interpreter is re
 # is not run: one crash per program would cost a process start each.
 MAX_CRASHES = 10
 # Where the scenario twin of a shrunk program belongs (tests/scenarios/<group>/):
-# the group of the newest op the tester generates (stage 03's readers: "io").
-SCENARIO_GROUP = "timers"
+# "io" if it uses stage 03's socketpairs, else "timers" (scenario_group()).
+IO_KINDS = ("pair", "reader", "write", "remove_reader")
 
 # ----------------------------------------------------------------- programs ----
 
@@ -69,13 +69,11 @@ OP_SPECS: Dict[str, OpSpec] = {
     "cancel": OpSpec(1, False, 2),  # cancel ID        the handle of callback ID, if scheduled
     "stop": OpSpec(0, False, 2),  # stop             loop.stop()
     "raise": OpSpec(0, False, 2),  # raise            the running callback throws
-    # Stage 03's extension point, readers on socketpairs (README.md, "Stage 03"):
-    # the format reserves these kinds; the interpreters and the generator do not
-    # implement them yet, so no stage emits them.
-    "pair": OpSpec(1, False, 3, implemented=False),  # pair P
-    "reader": OpSpec(2, True, 3, implemented=False),  # reader ID P
-    "write": OpSpec(2, False, 3, implemented=False),  # write P BYTES
-    "remove_reader": OpSpec(1, False, 3, implemented=False),  # remove_reader P
+    # Stage 03: readers on socketpairs (README.md, "Stage 03").
+    "pair": OpSpec(1, False, 3),  # pair P           socketpair P, non-blocking
+    "reader": OpSpec(2, True, 3),  # reader ID P      add_reader on P's left end: drain, then body
+    "write": OpSpec(2, False, 3),  # write P BYTES    BYTES bytes into P's right end
+    "remove_reader": OpSpec(1, False, 3),  # remove_reader P   prints its result
 }
 SCHEDULING = ("soon", "later", "at")
 
@@ -187,13 +185,15 @@ class Generator:
 
     # How often each kind is picked where any op may go (raise is added separately:
     # it ends a callback's body).
-    WEIGHTS = {"soon": 20, "later": 30, "at": 20, "cancel": 20, "stop": 5}
+    WEIGHTS = {"soon": 20, "later": 30, "at": 20, "cancel": 20, "stop": 5,
+               "reader": 8, "write": 25, "remove_reader": 4}  # the last three: I/O programs only
 
     def __init__(self, stage: int, seed: int, index: int):
         self.rng = random.Random(f"looplab-difftest:{seed}:{index}")
         self.kinds = kinds_for(stage)
         self.next_id = 1
         self.ids: List[int] = []  # callbacks scheduled so far, in program order
+        self.pair: Optional[int] = None  # an I/O program's one socketpair
 
     def program(self) -> Program:
         rng = self.rng
@@ -209,7 +209,28 @@ class Generator:
             self.palette = rng.sample(range(0, 41), rng.randint(2, 4))
             self.tie_bias, self.horizon = 0.5, 40
             self.width, self.max_depth, self.nest = 4, 3, 0.5
+        if "pair" in self.kinds and rng.random() < 0.4:
+            return self.io_program()
         return tuple(self.ops(depth=0, owner=None))
+
+    def io_program(self) -> Program:
+        """Timers and ONE socketpair: looplab runs the readers of the descriptors
+        ready in one turn in ascending descriptor order, asyncio in the order of
+        a Python set, so a program never has two readable descriptors."""
+        self.pair = self.rng.randint(1, 3)
+        ops = [Op("pair", (self.pair,))]
+        if self.rng.random() < 0.75:
+            ops.append(self.reader(depth=0))
+        return tuple(ops + self.ops(depth=0, owner=None))
+
+    def reader(self, depth: int) -> Op:
+        """reader ID P. It drains its socket each time it runs; its body (at any
+        depth) never writes, so every run needs a write from outside: the
+        program cannot spin at one time, and its sentinel ends it."""
+        self.next_id += 1  # an id, but no handle for cancel to target
+        id_ = self.next_id - 1
+        nested = depth < self.max_depth and self.rng.random() < self.nest
+        return Op("reader", (id_, self.pair), self.ops(depth + 1, id_, True) if nested else ())
 
     # -- pieces ------------------------------------------------------------
 
@@ -239,10 +260,13 @@ class Generator:
             return owner  # a callback cancelling its own, running handle
         return self.rng.choice(self.ids)
 
-    def ops(self, depth: int, owner: Optional[int]) -> List[Op]:
-        """The top level (owner None) or the body of callback `owner`."""
+    def ops(self, depth: int, owner: Optional[int], in_reader: bool = False) -> List[Op]:
+        """The top level (owner None) or the body of callback `owner`; `in_reader`:
+        inside a reader's body, at any depth (no writes there)."""
         rng = self.rng
-        allowed = [kind for kind in self.WEIGHTS if kind in self.kinds]
+        allowed = [kind for kind in self.WEIGHTS if kind in self.kinds and
+                   (kind not in IO_KINDS or self.pair is not None) and
+                   not (kind == "write" and in_reader)]
         weights = [self.WEIGHTS[kind] if (kind != "stop" or owner) else 2 for kind in allowed]
         body: List[Op] = []
         for _ in range(rng.randint(1 if owner is None else 0, self.width)):
@@ -250,11 +274,17 @@ class Generator:
             if kind in SCHEDULING:
                 nested = depth < self.max_depth and rng.random() < self.nest
                 body.append(self.scheduled(
-                    kind, (lambda id_: self.ops(depth + 1, id_)) if nested else None))
+                    kind, (lambda id_: self.ops(depth + 1, id_, in_reader)) if nested else None))
             elif kind == "cancel" and self.ids:
                 body.append(Op("cancel", (self.cancel_target(owner),)))
             elif kind == "stop":
                 body.append(Op("stop"))
+            elif kind == "reader":
+                body.append(self.reader(depth))
+            elif kind == "write":
+                body.append(Op("write", (self.pair, rng.randint(1, 64))))
+            elif kind == "remove_reader":
+                body.append(Op("remove_reader", (self.pair,)))
         if owner is not None and "raise" in self.kinds and rng.random() < 0.1:
             body.append(Op("raise"))
         return body
@@ -566,14 +596,20 @@ def shrink(program: Program, tester: Tester, say: Callable[[str], None]) -> Prog
 # ---------------------------------------------------------------- scenarios ----
 
 
-def latest_deadline(ops: Sequence[Op], now: int = 0) -> int:
+def latest_deadline(ops: Sequence[Op]) -> int:
     """As the interpreters compute it: the sentinel timer goes 1 ms after this."""
+    return _latest(ops, 0, _latest(ops, 0, -1))
+
+
+def _latest(ops: Sequence[Op], now: int, reader_at: int) -> int:
+    """A reader runs when its pair has data: it counts as running at `reader_at`
+    (-1: readers are left out, which gives the time of the last write)."""
     latest = now
     for op in ops:
-        if op.kind in SCHEDULING:
+        if op.kind in SCHEDULING or (op.kind == "reader" and reader_at >= 0):
             runs_at = {"soon": now, "later": now + max(op.args[-1], 0),
-                       "at": max(now, op.args[-1])}[op.kind]
-            latest = max(latest, runs_at, latest_deadline(op.body, runs_at))
+                       "at": max(now, op.args[-1]), "reader": max(now, reader_at)}[op.kind]
+            latest = max(latest, runs_at, _latest(op.body, runs_at, reader_at))
     return latest
 
 
@@ -600,9 +636,23 @@ def cpp_scenario(name: str, ops: Program, expected: List[str], origin: str) -> s
             elif op.kind == "raise":
                 out.append(f'{indent}throw looplab::ValueError("{owner}");')
                 break
+            elif op.kind == "pair":
+                out.append(f"{indent}pairs.try_emplace({op.args[0]});")
+            elif op.kind == "reader":
+                out.append(f"{indent}if (pairs.contains({op.args[1]})) {{")
+                out.append(f"{indent}  loop.add_reader(pairs.at({op.args[1]}).left(), [&] {{")
+                out.append(f"{indent}    drain({op.id}, {op.args[1]});")
+                out += emit(op.body, indent + "    ", op.id)
+                out.append(f"{indent}  }});")
+                out.append(f"{indent}}}")
+            elif op.kind == "write":
+                out.append(f"{indent}write({op.args[0]}, {op.args[1]});")
+            elif op.kind == "remove_reader":
+                out.append(f"{indent}remove_reader({op.args[0]});")
         return out
 
     kinds = {op.kind for op in walk(ops)}
+    io = "pair" in kinds
     cancels = "cancel" in kinds
     body = "\n".join(emit(ops, "  ", None))
     expect = "\n".join(f"// expect: {line}" for line in expected)
@@ -619,6 +669,24 @@ def cpp_scenario(name: str, ops: Program, expected: List[str], origin: str) -> s
         helpers.append('''  auto cancel = [&](int id) {
     if (auto found = handles.find(id); found != handles.end()) found->second.cancel();
   };''')
+    if io:  # ops on a pair not made (yet) do nothing
+        helpers.append('''  std::map<int, looplab::testing::SocketPair> pairs;
+  auto drain = [&](int id, int p) {  // the reader's run: read all there is
+    std::size_t n = 0;
+    for (std::string got; !(got = looplab::testing::SocketPair::receive(pairs.at(p).left())).empty();) {
+      n += got.size();
+    }
+    trace("read " + std::to_string(id) + " " + std::to_string(p) + " t=" + now() + " n=" +
+          std::to_string(n));
+  };
+  auto write = [&](int p, std::size_t bytes) {
+    if (pairs.contains(p)) looplab::testing::SocketPair::send(pairs.at(p).right(), std::string(bytes, 'x'));
+  };
+  auto remove_reader = [&](int p) {
+    if (!pairs.contains(p)) return;
+    bool removed = loop.remove_reader(pairs.at(p).left());
+    trace("remove_reader " + std::to_string(p) + " -> " + (removed ? "True" : "False"));
+  };''')
     helpers = "\n".join(helpers)
     return f"""\
 // TODO: one line saying what this checks. Found by the differential tester
@@ -628,7 +696,7 @@ def cpp_scenario(name: str, ops: Program, expected: List[str], origin: str) -> s
 #include <map>
 #include <string>
 
-#include "looplab/event_loop.hpp"
+{'#include "io/socket_pair.hpp"' + chr(10) if io else ""}#include "looplab/event_loop.hpp"
 #include "looplab/testing/scenario.hpp"
 
 using namespace std::chrono_literals;
@@ -656,7 +724,7 @@ LOOPLAB_SCENARIO({name}) {{
     loop.run_forever();
     trace("run_forever returned t=" + now());
   }}
-  loop.close();
+{"  for (auto& [p, pair] : pairs) loop.remove_reader(pair.left());" + chr(10) if io else ""}  loop.close();
 }}
 
 {_program_comment(ops)}
@@ -686,9 +754,23 @@ def py_scenario(ops: Program, origin: str) -> str:
             elif op.kind == "raise":
                 out.append(f'{indent}raise ValueError("{owner}")')
                 break
+            elif op.kind == "pair":
+                out.append(f"{indent}make_pair({op.args[0]})")
+            elif op.kind == "reader":
+                out.append("")
+                out.append(f"{indent}def reader_{op.id}():")
+                out.append(f"{indent}    drain({op.id}, {op.args[1]})")
+                out += emit(op.body, indent + "    ", op.id)
+                out.append(f"{indent}if {op.args[1]} in pairs:")
+                out.append(f"{indent}    loop.add_reader(pairs[{op.args[1]}][0].fileno(), reader_{op.id})")
+            elif op.kind == "write":
+                out.append(f"{indent}write({op.args[0]}, {op.args[1]})")
+            elif op.kind == "remove_reader":
+                out.append(f"{indent}remove_reader({op.args[0]})")
         return out
 
     cancels = any(op.kind == "cancel" for op in walk(ops))
+    io = any(op.kind == "pair" for op in walk(ops))
     body = "\n".join(emit(ops, "    ", None))
     handles = '''
     handles = {}
@@ -697,10 +779,44 @@ def py_scenario(ops: Program, origin: str) -> str:
         if id_ in handles:
             handles[id_].cancel()
 ''' if cancels else ""
+    pairs = '''
+    pairs = {}  # ops on a pair not made (yet) do nothing
+
+    def make_pair(p):
+        if p not in pairs:
+            pairs[p] = socket.socketpair()
+            for end in pairs[p]:
+                end.setblocking(False)
+
+    def drain(id_, p):  # the reader's run: read all there is
+        n = 0
+        while True:
+            try:
+                got = pairs[p][0].recv(4096)
+            except BlockingIOError:
+                break
+            n += len(got)
+            if not got:
+                break
+        print(f"read {id_} {p} t={now()} n={n}")
+
+    def write(p, count):
+        if p in pairs:
+            pairs[p][1].sendall(b"x" * count)
+
+    def remove_reader(p):
+        if p in pairs:
+            print(f"remove_reader {p} -> {loop.remove_reader(pairs[p][0].fileno())}")
+''' if io else ""
+    closing = '''    for left, right in pairs.values():
+        loop.remove_reader(left.fileno())
+        left.close()
+        right.close()
+''' if io else ""
     return f'''\
 """TODO: one line saying what this checks (found by the differential tester:
 {origin}, shrunk). One unit of loop time is 1 ms here."""
-import sys
+{"import socket" + chr(10) if io else ""}import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for virtual_clock
@@ -716,7 +832,7 @@ def main():
 
     def ran(id_):
         print(f"run {{id_}} t={{now()}}")
-{handles}
+{handles}{pairs}
     def handler(loop, context):
         print(f"handler {{context['exception'].args[0]}}")
 
@@ -731,7 +847,7 @@ def main():
     while not done:
         loop.run_forever()
         print(f"run_forever returned t={{now()}}")
-    loop.close()
+{closing}    loop.close()
 
 
 main()
@@ -803,6 +919,7 @@ def report_mismatch(args, tester: Tester, case: Case) -> None:
     cpp.write_text(clang_formatted(cpp_scenario(name, small, theirs, case.origin)))
     py.write_text(py_scenario(small, case.origin))
     twin_ok = run_twin(tester.cpython.command[0], py) == theirs
+    group = "io" if any(op.kind in IO_KINDS for op in walk(small)) else "timers"
 
     print(f"\nminimal program ({size(small)} ops, from {size(program)}):\n")
     print(format_program(small), end="")
@@ -813,8 +930,8 @@ def report_mismatch(args, tester: Tester, case: Case) -> None:
     for path in [*paths.values(), cpp, py]:
         print(f"  {_shown(path)}")
     print(f"\nscenario skeleton, with CPython's trace as its expect lines "
-          f"(save as tests/scenarios/{SCENARIO_GROUP}/{name}.cpp, and {_shown(py)} as "
-          f"comparisons/scenarios/{SCENARIO_GROUP}/{name}.py; its output "
+          f"(save as tests/scenarios/{group}/{name}.cpp, and {_shown(py)} as "
+          f"comparisons/scenarios/{group}/{name}.py; its output "
           f"{'matches' if twin_ok else 'DOES NOT match'} CPython's trace):\n")
     print(cpp.read_text())
     print("reproduce:")

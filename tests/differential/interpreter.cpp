@@ -23,19 +23,28 @@
 
 #include "looplab/event_loop.hpp"
 
+#if LOOPLAB_STAGE >= 3
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#endif
+
 namespace {
 
 using std::chrono::milliseconds;
 
 constexpr const char* kDelimiter = "%%";
 
-// One op of a program. Scheduling ops (soon, later, at) carry the id of the
-// callback they schedule and the body it runs; `value` is the delay of
+// One op of a program. Scheduling ops (soon, later, at, reader) carry the id
+// of the callback they schedule and the body it runs; `value` is the delay of
 // `later` and the deadline of `at`, in milliseconds.
 struct Op {
   std::string kind;
-  long long id = 0;  // soon/later/at: the callback's id; cancel: its target
-  long long value = 0;
+  long long id = 0;     // soon/later/at/reader: the callback's id; cancel: its target; else: P
+  long long value = 0;  // later: delay; at: deadline; reader: its pair; write: bytes
   std::vector<Op> body;
 };
 
@@ -51,10 +60,14 @@ constexpr OpSpec kOps[] = {
     {"soon", 1, true, 2},   // soon ID
     {"later", 2, true, 2},  // later ID DELAY
     {"at", 2, true, 2},     // at ID WHEN
-    {"cancel", 1, false, 2}, {"stop", 0, false, 2}, {"raise", 0, false, 2},
-    // Stage 03 extension point (readers on socketpairs), not implemented yet:
-    // {"pair", 1, false, 3}, {"reader", 2, true, 3},
-    // {"write", 2, false, 3}, {"remove_reader", 1, false, 3},
+    {"cancel", 1, false, 2},
+    {"stop", 0, false, 2},
+    {"raise", 0, false, 2},
+    // Stage 03: readers on socketpairs (README.md, "Stage 03").
+    {"pair", 1, false, 3},           // pair P
+    {"reader", 2, true, 3},          // reader ID P
+    {"write", 2, false, 3},          // write P BYTES
+    {"remove_reader", 1, false, 3},  // remove_reader P
 };
 
 const OpSpec* find_op(const std::string& kind) {
@@ -124,21 +137,39 @@ std::vector<Op> parse(const std::vector<std::string>& lines) {
 bool schedules(const Op& op) { return op.kind == "soon" || op.kind == "later" || op.kind == "at"; }
 
 // The latest time any timer of the program can be due: the sentinel goes after it.
-long long latest_deadline(const std::vector<Op>& ops, long long now) {
+// A reader runs when its pair has data: it counts as running at `reader_at`
+// (-1: readers are left out, which gives the time of the last write).
+long long latest_deadline(const std::vector<Op>& ops, long long now, long long reader_at) {
   long long latest = now;
   for (const Op& op : ops) {
-    if (!schedules(op)) continue;
+    if (!schedules(op) && op.kind != "reader") continue;
+    if (op.kind == "reader" && reader_at < 0) continue;
     long long runs_at = now;
     if (op.kind == "later") runs_at = now + std::max(op.value, 0LL);
     if (op.kind == "at") runs_at = std::max(now, op.value);
-    latest = std::max({latest, runs_at, latest_deadline(op.body, runs_at)});
+    if (op.kind == "reader") runs_at = std::max(now, reader_at);
+    latest = std::max({latest, runs_at, latest_deadline(op.body, runs_at, reader_at)});
   }
   return latest;
 }
 
-long long count_stops(const std::vector<Op>& ops) {
+long long latest_deadline(const std::vector<Op>& ops) {
+  return latest_deadline(ops, 0, latest_deadline(ops, 0, -1));
+}
+
+long long count_kind(const std::vector<Op>& ops, const std::string& kind) {
   long long count = 0;
-  for (const Op& op : ops) count += (op.kind == "stop" ? 1 : 0) + count_stops(op.body);
+  for (const Op& op : ops) count += (op.kind == kind ? 1 : 0) + count_kind(op.body, kind);
+  return count;
+}
+
+// How many times stop() can be called: a reader runs at most once per write.
+long long count_stops(const std::vector<Op>& ops, long long writes) {
+  long long count = 0;
+  for (const Op& op : ops) {
+    long long body = count_stops(op.body, writes);
+    count += (op.kind == "stop" ? 1 : 0) + (op.kind == "reader" ? body * writes : body);
+  }
   return count;
 }
 
@@ -185,13 +216,13 @@ class Run {
           [](looplab::EventLoop&, const looplab::ExceptionContext& context) {
             line("handler " + message_of(context.exception));
           });
-      looplab::Clock::time_point sentinel(milliseconds(latest_deadline(ops_, 0) + 1));
+      looplab::Clock::time_point sentinel(milliseconds(latest_deadline(ops_) + 1));
       loop_.call_at(sentinel, [this] {
         done_ = true;
         loop_.stop();
       });
       execute(ops_, 0);
-      long long stops = 1 + count_stops(ops_);
+      long long stops = 1 + count_stops(ops_, count_kind(ops_, "write"));
       while (!done_) {
         loop_.run_forever();
         line("run_forever returned t=" + now());
@@ -205,6 +236,13 @@ class Run {
     } catch (...) {
       line("driver: " + looplab::describe_exception(std::current_exception()));
     }
+#if LOOPLAB_STAGE >= 3
+    for (auto& [number, ends] : pairs_) {
+      loop_.remove_reader(ends[0]);
+      ::close(ends[0]);
+      ::close(ends[1]);
+    }
+#endif
     loop_.close();
   }
 
@@ -255,7 +293,9 @@ class Run {
       } else if (op.kind == "raise") {
         throw looplab::ValueError(std::to_string(owner));
       }
-      // Stage 03 adds pair, reader, write and remove_reader here (#if LOOPLAB_STAGE >= 3).
+#if LOOPLAB_STAGE >= 3
+      execute_io(op);
+#endif
     }
   }
 
@@ -264,11 +304,55 @@ class Run {
     execute(op.body, op.id);
   }
 
+#if LOOPLAB_STAGE >= 3
+  // pair P makes socketpair P (a second `pair P` does nothing); reader,
+  // write and remove_reader on a pair not made (yet) do nothing either.
+  void execute_io(const Op& op) {
+    if (op.kind == "pair") {
+      if (pairs_.contains(op.id)) return;
+      std::array<int, 2> ends{};
+      if (::socketpair(AF_UNIX, SOCK_STREAM, 0, ends.data()) != 0)
+        throw looplab::OSError(errno, "socketpair");
+      for (int fd : ends) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+      pairs_[op.id] = ends;
+      return;
+    }
+    long long number = op.kind == "reader" ? op.value : op.id;
+    auto found = pairs_.find(number);
+    if (found == pairs_.end()) return;
+    auto [left, right] = found->second;
+    if (op.kind == "reader") {
+      loop_.add_reader(left, [this, &op, left] { read(op, left); });
+    } else if (op.kind == "write") {
+      std::string bytes(static_cast<std::size_t>(op.value), 'x');
+      if (::write(right, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) {
+        throw looplab::OSError(errno, "write");
+      }
+    } else if (op.kind == "remove_reader") {
+      bool removed = loop_.remove_reader(left);
+      line("remove_reader " + std::to_string(number) + " -> " + (removed ? "True" : "False"));
+    }
+  }
+
+  // A reader drains its end (to EAGAIN, or EOF), says how much it read, runs its body.
+  void read(const Op& op, int fd) {
+    std::array<char, 4096> buffer{};
+    long long count = 0;
+    for (ssize_t n; (n = ::read(fd, buffer.data(), buffer.size())) > 0;) count += n;
+    line("read " + std::to_string(op.id) + " " + std::to_string(op.value) + " t=" + now() +
+         " n=" + std::to_string(count));
+    execute(op.body, op.id);
+  }
+#endif
+
   const std::vector<Op>& ops_;
   WatchdogClock clock_;
   looplab::EventLoop loop_{clock_};
   std::map<long long, looplab::Handle> handles_;
   bool done_ = false;
+#if LOOPLAB_STAGE >= 3
+  std::map<long long, std::array<int, 2>> pairs_;  // pair P: {left end, right end}
+#endif
 };
 
 void run_program(const std::vector<std::string>& lines) {
