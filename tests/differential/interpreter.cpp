@@ -320,7 +320,8 @@ class Run {
     long long number = op.kind == "reader" ? op.value : op.id;
     auto found = pairs_.find(number);
     if (found == pairs_.end()) return;
-    auto [left, right] = found->second;
+    int left = found->second[0];  // not a structured binding: clang 14 cannot capture those
+    int right = found->second[1];
     if (op.kind == "reader") {
       loop_.add_reader(left, [this, &op, left] { read(op, left); });
     } else if (op.kind == "write") {
