@@ -49,8 +49,9 @@ test-tsan:
 	ctest --preset tsan $(CTEST_FLAGS) -LE 'cpython|tools'
 
 # Each stage exported alone must build and pass its own tests (tools/stage export).
+# pipefail: a failing ctest must not hide behind the tail that shortens its output.
 test-export:
-	@set -e; for stage in $(STAGES); do \
+	@set -eo pipefail; for stage in $(STAGES); do \
 	  nn=$${stage:0:2}; dir=build/export/$$stage; rm -rf $$dir; \
 	  tools/stage export $$nn $$dir >/dev/null; \
 	  cmake -S $$dir -B $$dir/build -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOPLAB_BUILD_BENCH=OFF >/dev/null; \
