@@ -9,6 +9,69 @@
 
 set(LOOPLAB_FEATURES "")
 
+# ---- selector backends (stage 04 on) ------------------------------------
+# Each backend is compiled where its kernel API exists: epoll on Linux,
+# io_uring where liburing is installed, kqueue where <sys/event.h> exists or
+# pkg-config finds libkqueue, and otherwise, on Linux, over common/kqueue_shim
+# (a test double over epoll, so the backend's logic still runs in CI).
+include(CheckIncludeFileCXX)
+check_include_file_cxx(sys/epoll.h LOOPLAB_HAVE_SYS_EPOLL)
+check_include_file_cxx(sys/event.h LOOPLAB_HAVE_SYS_EVENT)
+find_package(PkgConfig)
+if(PkgConfig_FOUND)
+  pkg_check_modules(LIBURING IMPORTED_TARGET liburing)
+  pkg_check_modules(LIBKQUEUE IMPORTED_TARGET libkqueue)
+endif()
+if(NOT LOOPLAB_HAVE_SYS_EVENT AND NOT TARGET PkgConfig::LIBKQUEUE AND LOOPLAB_HAVE_SYS_EPOLL
+   AND EXISTS "${PROJECT_SOURCE_DIR}/common/kqueue_shim/kqueue_shim.cpp")
+  add_library(looplab_kqueue_shim STATIC "${PROJECT_SOURCE_DIR}/common/kqueue_shim/kqueue_shim.cpp")
+  target_include_directories(looplab_kqueue_shim PUBLIC "${PROJECT_SOURCE_DIR}/common/kqueue_shim/include")
+  target_compile_definitions(looplab_kqueue_shim PUBLIC LOOPLAB_KQUEUE_SHIM=1)
+endif()
+
+# Adds to `target` the backends its stage has (the files exist) and this
+# machine supports, removing the others' sources from the list in `sources_var`;
+# sets `backends_var` to the compiled backends besides select.
+function(looplab_selector_backends target stage_dir sources_var backends_var)
+  set(sources "${${sources_var}}")
+  set(backends "")
+  if(EXISTS "${stage_dir}/src/epoll_selector.cpp")
+    if(LOOPLAB_HAVE_SYS_EPOLL)
+      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_EPOLL=1)
+      list(APPEND backends epoll)
+    else()
+      list(REMOVE_ITEM sources "${stage_dir}/src/epoll_selector.cpp")
+    endif()
+  endif()
+  if(EXISTS "${stage_dir}/src/io_uring_selector.cpp")
+    if(TARGET PkgConfig::LIBURING AND LOOPLAB_HAVE_SYS_EPOLL)  # falls back to epoll
+      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_IO_URING=1)
+      target_link_libraries(${target} PUBLIC PkgConfig::LIBURING)
+      list(APPEND backends io_uring)
+    else()
+      list(REMOVE_ITEM sources "${stage_dir}/src/io_uring_selector.cpp")
+    endif()
+  endif()
+  if(EXISTS "${stage_dir}/src/kqueue_selector.cpp")
+    if(LOOPLAB_HAVE_SYS_EVENT)
+      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1)
+      list(APPEND backends kqueue)
+    elseif(TARGET PkgConfig::LIBKQUEUE)
+      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1)
+      target_link_libraries(${target} PUBLIC PkgConfig::LIBKQUEUE)
+      list(APPEND backends kqueue)
+    elseif(TARGET looplab_kqueue_shim)
+      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1)
+      target_link_libraries(${target} PUBLIC looplab_kqueue_shim)
+      list(APPEND backends kqueue)
+    else()
+      list(REMOVE_ITEM sources "${stage_dir}/src/kqueue_selector.cpp")
+    endif()
+  endif()
+  set(${sources_var} "${sources}" PARENT_SCOPE)
+  set(${backends_var} "${backends}" PARENT_SCOPE)
+endfunction()
+
 # looplab_feature(NAME SINCE NN): declared in cmake/features.cmake.
 function(looplab_feature name since_keyword since)
   if(NOT since_keyword STREQUAL "SINCE")
@@ -40,6 +103,26 @@ function(looplab_two_digits number out_var)
   endif()
 endfunction()
 
+# gtest_discover_tests with labels and an environment. Labels are set after
+# discovery: CMake 3.25 loses a list passed through gtest_discover_tests'
+# PROPERTIES in PRE_TEST mode.
+function(looplab_discover_tests target prefix labels environment)
+  string(MAKE_C_IDENTIFIER "${prefix}" list_name)
+  set(properties TIMEOUT 120)
+  if(environment)
+    list(APPEND properties ENVIRONMENT "${environment}")
+  endif()
+  gtest_discover_tests(${target}
+    TEST_PREFIX "${prefix}"
+    TEST_LIST ${list_name}_TESTS
+    PROPERTIES ${properties}
+    DISCOVERY_MODE PRE_TEST)
+  set(label_file "${CMAKE_BINARY_DIR}/${list_name}_labels.cmake")
+  file(WRITE "${label_file}"
+       "set_tests_properties(\${${list_name}_TESTS} PROPERTIES LABELS \"${labels}\")\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_file}")
+endfunction()
+
 function(looplab_add_stage stage_dir)
   get_filename_component(folder "${stage_dir}" NAME)
   string(SUBSTRING "${folder}" 0 2 nn)
@@ -49,7 +132,9 @@ function(looplab_add_stage stage_dir)
 
   # The library: everything the chapter teaches.
   file(GLOB sources CONFIGURE_DEPENDS "${stage_dir}/src/*.cpp")
-  add_library(looplab_s${nn} STATIC ${sources})
+  add_library(looplab_s${nn} STATIC)
+  looplab_selector_backends(looplab_s${nn} "${stage_dir}" sources backends)
+  target_sources(looplab_s${nn} PRIVATE ${sources})
   target_include_directories(looplab_s${nn} PUBLIC "${stage_dir}/include")
   target_compile_definitions(looplab_s${nn} PUBLIC LOOPLAB_STAGE=${number})
   target_link_libraries(looplab_s${nn} PUBLIC Threads::Threads)
@@ -61,6 +146,22 @@ function(looplab_add_stage stage_dir)
   endif()
 
   looplab_features_for(${number} features)
+  get_property(pollers_since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_pollers)
+  if(NOT pollers_since)
+    set(pollers_since 99)
+  endif()
+  looplab_two_digits(${pollers_since} pollers_nn)
+
+  # Example programs of a group (examples/<group>/<name>.cpp), one binary
+  # <name>_sNN each, for this stage and every later one.
+  foreach(feature IN LISTS features)
+    file(GLOB examples CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/examples/${feature}/*.cpp")
+    foreach(source IN LISTS examples)
+      get_filename_component(name "${source}" NAME_WE)
+      add_executable(${name}_s${nn} "${source}")
+      target_link_libraries(${name}_s${nn} PRIVATE looplab_s${nn})
+    endforeach()
+  endforeach()
 
   if(LOOPLAB_BUILD_TESTS)
     # One test binary per (stage, group), so every test carries its group's
@@ -72,23 +173,31 @@ function(looplab_add_stage stage_dir)
       get_property(since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_${feature})
       looplab_two_digits(${since} since_nn)
       set(labels "${label};feature_${feature};since${since_nn}")
+      # From stage 04 the loop's selector is chosen at run time. The groups of
+      # earlier chapters run on select(), the mechanism they were written
+      # for (so an assignment's starter passes them); the io group runs again
+      # on every other backend, as this chapter's own tests (the contract of
+      # chapter 3, held to by epoll, io_uring and kqueue).
+      set(environment "")
+      if(backends AND since LESS pollers_since)
+        set(environment "LOOPLAB_SELECTOR=select")
+      endif()
+      set(reruns "")
+      if(backends AND feature STREQUAL "io")
+        set(reruns ${backends})
+      endif()
       file(GLOB test_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/${feature}/*_test.cpp")
       if(test_sources)
         set(target tests_s${nn}_${feature})
         add_executable(${target} ${test_sources})
         target_link_libraries(${target} PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
         target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
-        gtest_discover_tests(${target}
-          TEST_PREFIX "s${nn}.${feature}."
-          TEST_LIST ${target}_TESTS
-          PROPERTIES TIMEOUT 120
-          DISCOVERY_MODE PRE_TEST)
-        # Labels are set after discovery: CMake 3.25 loses a list passed
-        # through gtest_discover_tests' PROPERTIES in PRE_TEST mode.
-        set(label_file "${CMAKE_BINARY_DIR}/${target}_labels.cmake")
-        file(WRITE "${label_file}"
-             "set_tests_properties(\${${target}_TESTS} PROPERTIES LABELS \"${labels}\")\n")
-        set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_file}")
+        looplab_discover_tests(${target} "s${nn}.${feature}." "${labels}" "${environment}")
+        foreach(backend IN LISTS reruns)
+          looplab_discover_tests(${target} "s${nn}.${feature}.${backend}."
+            "${label};feature_pollers;since${pollers_nn};backend_${backend}"
+            "LOOPLAB_SELECTOR=${backend}")
+        endforeach()
       endif()
       file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/scenarios/${feature}/*.cpp")
       foreach(source IN LISTS found)
@@ -97,7 +206,15 @@ function(looplab_add_stage stage_dir)
                  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
                          cpp ${source} --binary $<TARGET_FILE:scenarios_s${nn}>)
         set_tests_properties(s${nn}.scenario.${name} PROPERTIES
-          LABELS "${labels};scenario" TIMEOUT 60)
+          LABELS "${labels};scenario" TIMEOUT 60 ENVIRONMENT "${environment}")
+        foreach(backend IN LISTS reruns)
+          add_test(NAME s${nn}.scenario.${backend}.${name}
+                   COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
+                           cpp ${source} --binary $<TARGET_FILE:scenarios_s${nn}>)
+          set_tests_properties(s${nn}.scenario.${backend}.${name} PROPERTIES
+            LABELS "${label};feature_pollers;since${pollers_nn};backend_${backend};scenario"
+            TIMEOUT 60 ENVIRONMENT "LOOPLAB_SELECTOR=${backend}")
+        endforeach()
       endforeach()
       list(APPEND scenario_sources ${found})
     endforeach()
@@ -126,6 +243,17 @@ function(looplab_add_stage stage_dir)
       # graded as the new feature of the stage's assignment.
       set_tests_properties(s${nn}.differential PROPERTIES
         LABELS "${label};differential;feature_differential;since${nn}" TIMEOUT 300)
+      # The default selector ran above; fewer programs on each other backend.
+      foreach(backend IN LISTS backends)
+        add_test(NAME s${nn}.differential.${backend}
+                 COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/differential/difftest.py
+                         --binary $<TARGET_FILE:differential_s${nn}> --stage ${number}
+                         --count 500 --seed ${number}${number}
+                         --out ${CMAKE_BINARY_DIR}/differential-${backend})
+        set_tests_properties(s${nn}.differential.${backend} PROPERTIES
+          LABELS "${label};differential;feature_pollers;since${pollers_nn};backend_${backend}"
+          TIMEOUT 300 ENVIRONMENT "LOOPLAB_SELECTOR=${backend}")
+      endforeach()
     endif()
   endif()
 

@@ -57,7 +57,13 @@ TEST(BadDescriptor, SelectRejectsDescriptorsAboveFdSetsize) {
 }
 #endif
 
-TEST(BadDescriptor, ADescriptorClosedWhileRegisteredIsReportedAndDropped) {
+// A descriptor closed without remove_reader(): the loop goes on. select()
+// fails (EBADF) for the whole set, so the loop finds the closed descriptor,
+// reports it and drops it. A kernel-side set (stage 04: epoll and kqueue
+// forget a closed descriptor; io_uring's poll request keeps watching the
+// file) never fails, so, as in asyncio, there is nothing to report, and
+// remove_reader() still cleans up.
+TEST(BadDescriptor, ADescriptorClosedWhileRegisteredDoesNotStopTheLoop) {
   VirtualClock clock;
   EventLoop loop(clock);
   SocketPair healthy;
@@ -73,9 +79,14 @@ TEST(BadDescriptor, ADescriptorClosedWhileRegisteredIsReportedAndDropped) {
   });
   loop.run_forever();  // the loop goes on
   EXPECT_TRUE(timer_ran);
-  EXPECT_NE(report.find("File descriptor " + std::to_string(doomed_fd) + " was closed"),
-            std::string::npos)
-      << report;
+  if (std::string(loop.selector().name()) == "select") {
+    EXPECT_NE(report.find("File descriptor " + std::to_string(doomed_fd) + " was closed"),
+              std::string::npos)
+        << report;
+  } else {
+    EXPECT_EQ(report, "");
+    EXPECT_TRUE(loop.remove_reader(doomed_fd));
+  }
   EXPECT_EQ(loop.selector().size(), 0u);
 }
 
