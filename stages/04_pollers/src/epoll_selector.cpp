@@ -8,6 +8,7 @@
 
 #include "looplab/deadline.hpp"
 #include "looplab/exceptions.hpp"
+#include "looplab/selector_errors.hpp"
 
 namespace looplab {
 namespace {
@@ -36,13 +37,6 @@ int to_milliseconds(Selector::Timeout timeout) {
 }
 // [epoll_translate]
 
-std::string describe(int operation, int fd) {
-  const char* what = operation == EPOLL_CTL_ADD   ? "EPOLL_CTL_ADD"
-                     : operation == EPOLL_CTL_MOD ? "EPOLL_CTL_MOD"
-                                                  : "EPOLL_CTL_DEL";
-  return std::string("epoll_ctl(") + what + ", " + std::to_string(fd) + ")";
-}
-
 }  // namespace
 
 EpollSelector::EpollSelector() : epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
@@ -56,22 +50,7 @@ void EpollSelector::control(int operation, int fd, unsigned events) {
   epoll_event event{};
   event.events = to_epoll(events);
   event.data.fd = fd;
-  if (::epoll_ctl(epoll_fd_, operation, fd, &event) == 0) return;
-  int error = errno;
-  switch (error) {
-    case EBADF:
-      throw OSError(error, "file descriptor " + std::to_string(fd) + " is not open");
-    case EPERM:
-      throw OSError(error, "file descriptor " + std::to_string(fd) +
-                               " cannot be watched by epoll: regular files and directories "
-                               "are always ready, read them directly");
-    case ENOSPC:
-      throw OSError(error, describe(operation, fd) +
-                               ": too many descriptors for epoll (see "
-                               "/proc/sys/fs/epoll/max_user_watches)");
-    default:
-      throw OSError(error, describe(operation, fd) + " failed");
-  }
+  if (::epoll_ctl(epoll_fd_, operation, fd, &event) != 0) throw_cannot_watch(errno, fd, "epoll");
 }
 
 void EpollSelector::register_fd(int fd, unsigned events) {
@@ -101,7 +80,7 @@ void EpollSelector::unregister(int fd) {
   epoll_event unused{};
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, &unused) != 0 && errno != EBADF &&
       errno != ENOENT) {
-    throw OSError(errno, describe(EPOLL_CTL_DEL, fd) + " failed");
+    throw OSError(errno, "epoll_ctl(EPOLL_CTL_DEL) failed for file descriptor " + std::to_string(fd));
   }
 }
 
@@ -114,7 +93,7 @@ void EpollSelector::renew(int fd) {
   event.events = to_epoll(events);
   event.data.fd = fd;
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &event) == 0) return;
-  if (errno != ENOENT) throw OSError(errno, describe(EPOLL_CTL_MOD, fd) + " failed");
+  if (errno != ENOENT) throw_cannot_watch(errno, fd, "epoll");
   control(EPOLL_CTL_ADD, fd, events);
 }
 // [epoll_control]

@@ -5,9 +5,11 @@
 
 #include <cerrno>
 #include <string>
+#include <thread>
 
 #include "looplab/deadline.hpp"
 #include "looplab/exceptions.hpp"
+#include "looplab/selector_errors.hpp"
 
 namespace looplab {
 namespace {
@@ -58,27 +60,53 @@ std::string why_unavailable(int error) {
 }  // namespace
 
 // [io_uring_setup]
-IoUringSelector::IoUringSelector(unsigned queue_entries) {
-  io_uring_params params{};
-  // A completion queue four times the submission queue, since every
-  // registered descriptor can have a completion waiting. COOP_TASKRUN: the
-  // kernel does not interrupt us to post completions, it raises a flag
-  // (TASKRUN_FLAG) that we check before reading the queue in user space.
-  params.flags = IORING_SETUP_CQSIZE | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
-  params.cq_entries = queue_entries * 4;
-  int rc = io_uring_queue_init_params(queue_entries, &ring_, &params);
-  if (rc == -EINVAL) {  // a kernel older than 5.19 has no COOP_TASKRUN
-    params = io_uring_params{};
-    params.flags = IORING_SETUP_CQSIZE;
-    params.cq_entries = queue_entries * 4;
-    rc = io_uring_queue_init_params(queue_entries, &ring_, &params);
-  }
-  if (rc < 0) throw OSError(-rc, why_unavailable(-rc));
+IoUringSelector::IoUringSelector(unsigned queue_entries) : queue_entries_(queue_entries) {
+  open_ring();
 }
 
 // Tearing the ring down cancels every request still in flight, which lets
 // go of the files they hold.
 IoUringSelector::~IoUringSelector() { io_uring_queue_exit(&ring_); }
+
+void IoUringSelector::open_ring() {
+  // A completion queue four times the submission queue, since every
+  // registered descriptor can have a completion waiting. DEFER_TASKRUN: the
+  // kernel finishes completions only when we ask for them (in select()), in
+  // one batch, rather than interrupting the thread for each; TASKRUN_FLAG
+  // raises a flag in the shared ring when some are waiting to be finished.
+  // Older kernels lack these flags: try less and less.
+  constexpr unsigned kFlagChoices[] = {
+      IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+      IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+      0,
+  };
+  int rc = -EINVAL;
+  for (unsigned flags : kFlagChoices) {
+    io_uring_params params{};
+    params.flags = IORING_SETUP_CQSIZE | flags;
+    params.cq_entries = queue_entries_ * 4;
+    rc = io_uring_queue_init_params(queue_entries_, &ring_, &params);
+    if (rc != -EINVAL) break;
+  }
+  if (rc < 0) throw OSError(-rc, why_unavailable(-rc));
+  io_uring_register_ring_fd(&ring_);  // saves a file lookup per system call; optional
+  owner_ = std::this_thread::get_id();
+}
+
+// With SINGLE_ISSUER only the thread that made the ring may submit to it. A
+// loop made on one thread and run on another moves its ring: a new one, on
+// which every registered descriptor is armed again.
+void IoUringSelector::adopt_current_thread() {
+  if (std::this_thread::get_id() == owner_) return;
+  io_uring_queue_exit(&ring_);
+  open_ring();
+  to_arm_.clear();
+  for (std::size_t fd = 0; fd < polls_.size(); ++fd) {
+    Poll& poll = polls_[fd];
+    poll = Poll{.generation = poll.generation + 1};
+    if (interest_.find(static_cast<int>(fd)) != 0) arm_later(static_cast<int>(fd));
+  }
+}
 // [io_uring_setup]
 
 // [io_uring_register]
@@ -86,9 +114,7 @@ void IoUringSelector::register_fd(int fd, unsigned events) {
   interest_.check_new(fd);
   // A poll request on a closed descriptor would only fail later, in
   // select(); check now, so the mistake is reported where it is made.
-  if (::fcntl(fd, F_GETFD) == -1) {
-    throw OSError(errno, "file descriptor " + std::to_string(fd) + " is not open");
-  }
+  if (::fcntl(fd, F_GETFD) == -1) throw_cannot_watch(errno, fd, "io_uring");
   interest_.add(fd, events);
   if (static_cast<std::size_t>(fd) >= polls_.size()) polls_.resize(static_cast<std::size_t>(fd) + 1);
   arm_later(fd);
@@ -103,12 +129,15 @@ void IoUringSelector::modify(int fd, unsigned events) {
 }
 
 void IoUringSelector::unregister(int fd) {
+  adopt_current_thread();
   interest_.remove(fd);
   cancel(fd, polls_[static_cast<std::size_t>(fd)]);
-  // Submit the cancellation now: the caller may close(fd) next, and while
-  // a poll request holds the file, closing it would not close the socket.
+  // Submit the cancellation now, and let the kernel finish it (its work is
+  // deferred until we ask for completions): the caller may close(fd) next,
+  // and while a poll request holds the file, closing it would not close the
+  // socket.
   if (io_uring_sq_ready(&ring_) > 0) {
-    int rc = io_uring_submit(&ring_);
+    int rc = io_uring_submit_and_get_events(&ring_);
     if (rc < 0) throw OSError(-rc, "io_uring_submit() failed");
   }
 }
@@ -117,9 +146,7 @@ void IoUringSelector::unregister(int fd) {
 // armed; if the number was closed and reused, watch the new file.
 void IoUringSelector::renew(int fd) {
   interest_.at(fd);  // throws if not registered
-  if (::fcntl(fd, F_GETFD) == -1) {
-    throw OSError(errno, "file descriptor " + std::to_string(fd) + " is not open");
-  }
+  if (::fcntl(fd, F_GETFD) == -1) throw_cannot_watch(errno, fd, "io_uring");
   cancel(fd, polls_[static_cast<std::size_t>(fd)]);
   arm_later(fd);
 }
@@ -157,6 +184,7 @@ void IoUringSelector::cancel(int fd, Poll& poll) {
 
 // [io_uring_select]
 std::span<const SelectorEvent> IoUringSelector::select(Timeout timeout) {
+  adopt_current_thread();
   arm_waiting_polls();
   ready_.clear();
   bool look_only = timeout && timeout->count() <= 0;

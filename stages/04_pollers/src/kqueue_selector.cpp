@@ -8,6 +8,7 @@
 
 #include "looplab/deadline.hpp"
 #include "looplab/exceptions.hpp"
+#include "looplab/selector_errors.hpp"
 
 namespace looplab {
 namespace {
@@ -80,12 +81,7 @@ void KqueueSelector::apply_changes_now(int fd) {
       error = static_cast<int>(result.data);
     }
   }
-  if (error == EBADF) {
-    throw OSError(error, "file descriptor " + std::to_string(fd) + " is not open");
-  }
-  if (error != 0) {
-    throw OSError(error, "kevent() could not change descriptor " + std::to_string(fd));
-  }
+  if (error != 0) throw_cannot_watch(error, fd, name());
 }
 // [kqueue_changes]
 

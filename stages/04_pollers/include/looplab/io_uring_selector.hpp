@@ -26,6 +26,7 @@
 #include <liburing.h>
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "looplab/interest_table.hpp"
@@ -61,6 +62,8 @@ class IoUringSelector final : public Selector {
     bool waiting_to_arm = false;
   };
 
+  void open_ring();
+  void adopt_current_thread();        // a loop run on another thread than it was made on
   io_uring_sqe* next_sqe();           // a free submission slot, submitting to make room
   void arm_later(int fd);             // queue a POLL_ADD for the next select()
   void cancel(int fd, Poll& poll);    // queue a POLL_REMOVE for the request in flight
@@ -68,7 +71,9 @@ class IoUringSelector final : public Selector {
   void submit_and_wait(Timeout timeout);
   void reap_completions();            // read the CQ (user space) into ready_
 
+  unsigned queue_entries_;
   io_uring ring_{};
+  std::thread::id owner_;             // the thread allowed to submit (SINGLE_ISSUER)
   InterestTable interest_;
   std::vector<Poll> polls_;           // by descriptor
   std::vector<int> to_arm_;           // descriptors whose POLL_ADD waits for select()
