@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <vector>
@@ -29,14 +30,16 @@ inline std::array<int, 2> make_socket_pair() {
   return ends;
 }
 
-/// Raises the soft limit on open files to at least `wanted` (if the hard one allows).
-inline void allow_open_files(rlim_t wanted) {
+/// Raises the soft limit on open files to at least `wanted`, if the hard
+/// one allows; returns whether the limit is now at least `wanted`.
+inline bool allow_open_files(rlim_t wanted) {
   rlimit limit{};
   ::getrlimit(RLIMIT_NOFILE, &limit);
   if (limit.rlim_cur < wanted) {
     limit.rlim_cur = std::min(wanted, limit.rlim_max);
     ::setrlimit(RLIMIT_NOFILE, &limit);
   }
+  return limit.rlim_cur >= wanted;
 }
 
 /// Runs the ping-pong on `loop`, `round_trips` per batch, with

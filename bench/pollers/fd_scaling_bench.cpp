@@ -20,7 +20,10 @@ using looplab::SelectorKind;
 
 void fd_scaling(benchmark::State& state, SelectorKind kind) {
   auto idle = static_cast<int>(state.range(0));
-  looplab::bench::allow_open_files(static_cast<rlim_t>(idle) + 256);
+  if (!looplab::bench::allow_open_files(static_cast<rlim_t>(idle) + 256)) {
+    state.SkipWithError("the hard limit on open files (ulimit -Hn) is too low for this many");
+    return;
+  }
   looplab::SteadyClock clock;
   looplab::EventLoop loop(clock, looplab::make_selector(kind));
   // Fewer round trips per batch than reader_pingpong: select() with 1,000

@@ -45,6 +45,7 @@ const char* KqueueSelector::name() const noexcept {
 
 // [kqueue_changes]
 void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
+  // BEGIN SOLUTION 04
   for (auto [event, filter] : kFilters) {
     bool was = (from & event) != 0;
     bool is = (to & event) != 0;
@@ -58,6 +59,15 @@ void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
       --filters_;
     }
   }
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 4): for each filter (kFilters) whose event is in `to`
+  // // but not in `from`, append an EV_ADD change to changes_; for each in
+  // // `from` but not in `to`, an EV_DELETE. Keep filters_ counted.
+  // (void)fd;
+  // (void)from;
+  // (void)to;
+  // END STUB
 }
 
 // Registering and unregistering are applied at once, so that a bad
