@@ -181,8 +181,7 @@ TEST_P(SelectorTest, ARegularFileIsAlwaysReadyOrRefusedWithEperm) {
   } catch (const OSError& error) {
     refused = true;
     EXPECT_EQ(error.code().value(), EPERM);
-    EXPECT_NE(std::string(error.what()).find("regular files"), std::string::npos)
-        << error.what();
+    EXPECT_NE(std::string(error.what()).find("regular files"), std::string::npos) << error.what();
   }
   std::string name = selector_->name();
   if (name == "epoll" || name == "kqueue-shim") {

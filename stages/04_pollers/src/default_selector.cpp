@@ -33,8 +33,8 @@ std::string_view to_string(SelectorKind kind) noexcept {
 }
 
 std::optional<SelectorKind> parse_selector_kind(std::string_view name) noexcept {
-  for (SelectorKind kind :
-       {SelectorKind::kSelect, SelectorKind::kEpoll, SelectorKind::kIoUring, SelectorKind::kKqueue}) {
+  for (SelectorKind kind : {SelectorKind::kSelect, SelectorKind::kEpoll, SelectorKind::kIoUring,
+                            SelectorKind::kKqueue}) {
     if (name == to_string(kind)) return kind;
   }
   return std::nullopt;
@@ -106,7 +106,8 @@ SelectorKind default_selector_kind() {
   std::vector<SelectorKind> compiled = compiled_selectors();
   if (!kind || std::find(compiled.begin(), compiled.end(), *kind) == compiled.end()) {
     std::string known;
-    for (SelectorKind k : compiled) known += (known.empty() ? "" : ", ") + std::string(to_string(k));
+    for (SelectorKind k : compiled)
+      known += (known.empty() ? "" : ", ") + std::string(to_string(k));
     throw ValueError("LOOPLAB_SELECTOR=" + std::string(requested) +
                      " names no selector of this build (it has: " + known + ")");
   }

@@ -15,7 +15,8 @@ namespace {
 
 // [epoll_translate]
 std::uint32_t to_epoll(unsigned events) {
-  return ((events & kEventRead) != 0 ? EPOLLIN : 0u) | ((events & kEventWrite) != 0 ? EPOLLOUT : 0u);
+  return ((events & kEventRead) != 0 ? EPOLLIN : 0u) |
+         ((events & kEventWrite) != 0 ? EPOLLOUT : 0u);
 }
 
 // asyncio's translation: any bit but EPOLLOUT wakes the reader, any bit but
@@ -42,7 +43,8 @@ int to_milliseconds(Selector::Timeout timeout) {
   if (!timeout) return -1;
   // BEGIN SOLUTION 04
   auto ms = std::chrono::ceil<std::chrono::milliseconds>(*timeout).count();
-  return static_cast<int>(std::min<decltype(ms)>(ms, 24 * 3600 * 1000));
+  constexpr decltype(ms) kOneDay = 24LL * 3600 * 1000;  // the loop never waits longer
+  return static_cast<int>(std::min(ms, kOneDay));
   // END SOLUTION
   // BEGIN STUB
   // // TODO(chapter 4): whole milliseconds for epoll_wait(), never fewer
@@ -95,7 +97,8 @@ void EpollSelector::unregister(int fd) {
   epoll_event unused{};
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, &unused) != 0 && errno != EBADF &&
       errno != ENOENT) {
-    throw OSError(errno, "epoll_ctl(EPOLL_CTL_DEL) failed for file descriptor " + std::to_string(fd));
+    throw OSError(errno,
+                  "epoll_ctl(EPOLL_CTL_DEL) failed for file descriptor " + std::to_string(fd));
   }
 }
 
@@ -122,9 +125,9 @@ std::span<const SelectorEvent> EpollSelector::select(Timeout timeout) {
   Deadline deadline(timeout);
   // BEGIN SOLUTION 04
   int n = 0;
-  while ((n = ::epoll_wait(epoll_fd_, kernel_events_.data(),
-                           static_cast<int>(kernel_events_.size()),
-                           to_milliseconds(deadline.remaining()))) < 0) {
+  while (
+      (n = ::epoll_wait(epoll_fd_, kernel_events_.data(), static_cast<int>(kernel_events_.size()),
+                        to_milliseconds(deadline.remaining()))) < 0) {
     if (errno != EINTR) throw OSError(errno, "epoll_wait() failed");
   }
   for (const epoll_event& event : std::span(kernel_events_.data(), static_cast<std::size_t>(n))) {

@@ -116,7 +116,8 @@ void IoUringSelector::register_fd(int fd, unsigned events) {
   // select(); check now, so the mistake is reported where it is made.
   if (::fcntl(fd, F_GETFD) == -1) throw_cannot_watch(errno, fd, "io_uring");
   interest_.add(fd, events);
-  if (static_cast<std::size_t>(fd) >= polls_.size()) polls_.resize(static_cast<std::size_t>(fd) + 1);
+  if (static_cast<std::size_t>(fd) >= polls_.size())
+    polls_.resize(static_cast<std::size_t>(fd) + 1);
   arm_later(fd);
 }
 

@@ -63,21 +63,21 @@ class IoUringSelector final : public Selector {
   };
 
   void open_ring();
-  void adopt_current_thread();        // a loop run on another thread than it was made on
-  io_uring_sqe* next_sqe();           // a free submission slot, submitting to make room
-  void arm_later(int fd);             // queue a POLL_ADD for the next select()
-  void cancel(int fd, Poll& poll);    // queue a POLL_REMOVE for the request in flight
-  void arm_waiting_polls();           // put the queued POLL_ADDs in the SQ
+  void adopt_current_thread();      // a loop run on another thread than it was made on
+  io_uring_sqe* next_sqe();         // a free submission slot, submitting to make room
+  void arm_later(int fd);           // queue a POLL_ADD for the next select()
+  void cancel(int fd, Poll& poll);  // queue a POLL_REMOVE for the request in flight
+  void arm_waiting_polls();         // put the queued POLL_ADDs in the SQ
   void submit_and_wait(Timeout timeout);
-  void reap_completions();            // read the CQ (user space) into ready_
+  void reap_completions();  // read the CQ (user space) into ready_
 
   unsigned queue_entries_;
   io_uring ring_{};
-  std::thread::id owner_;             // the thread allowed to submit (SINGLE_ISSUER)
+  std::thread::id owner_;  // the thread allowed to submit (SINGLE_ISSUER)
   InterestTable interest_;
-  std::vector<Poll> polls_;           // by descriptor
-  std::vector<int> to_arm_;           // descriptors whose POLL_ADD waits for select()
-  std::vector<int> arming_;           // the ones being armed now
+  std::vector<Poll> polls_;  // by descriptor
+  std::vector<int> to_arm_;  // descriptors whose POLL_ADD waits for select()
+  std::vector<int> arming_;  // the ones being armed now
   std::vector<SelectorEvent> ready_;
 };
 // [io_uring_selector]
