@@ -82,6 +82,10 @@ COMPARISONS_DIR = Path(__file__).resolve().parent
 TWINS_DIR = COMPARISONS_DIR / "asyncio"
 ECHO_DIR = COMPARISONS_DIR / "echo"
 TCP_ECHO_DRIVER = COMPARISONS_DIR / "tcp_echo.py"
+# asyncio on its default selector (epoll on Linux): the baseline of stage 04's
+# kernel-side backends, for the twins of these groups.
+ASYNCIO_EPOLL_ID = "cpython_asyncio_epoll"
+EPOLL_BASELINE_GROUPS = {"io"}
 CPP_TIMEOUT_S = 900
 NATIVE_TIMEOUT_S = 300
 TWIN_TIMEOUT_S = 300
@@ -179,12 +183,19 @@ class Results:
             self.notes.setdefault(workload, {})[impl.id] = note
 
     def backend_implementation(self, stage_impl: Implementation, backend: str) -> Implementation:
-        """The implementation "looplab stage NN (<backend>)", made when first asked for."""
+        """The implementation "looplab stage NN (<backend>)", made when first asked for.
+
+        A kernel-side backend (epoll, io_uring, kqueue) is compared with asyncio
+        on its default selector (epoll here) when that ran; select() with asyncio
+        on select(), like the stage's own row."""
         impl_id = f"{stage_impl.id}_{backend}"
         if impl_id not in self.impls:
+            baseline = stage_impl.baseline
+            if backend != "select" and ASYNCIO_EPOLL_ID in self.impls:
+                baseline = ASYNCIO_EPOLL_ID
             self.impls[impl_id] = Implementation(
                 impl_id, f"{stage_impl.label} ({backend})", "looplab",
-                baseline=stage_impl.baseline, stage=stage_impl.stage, backend=backend)
+                baseline=baseline, stage=stage_impl.stage, backend=backend)
         return self.impls[impl_id]
 
 
@@ -448,17 +459,32 @@ def plan_jobs(cpp: List[Tuple[int, Path]], twins: List[Workload],
     jobs += plan_native_jobs(list(native), raw_dir, quick, repetitions, results)
     for impl in python_impls:
         results.impls[impl.id] = impl
+    # The io twins run asyncio on select(), to compare like with like against
+    # looplab's select() stage; from stage 04 the kernel-side backends are set
+    # against asyncio on its default selector (epoll on Linux), run here too.
+    newest = next((impl for impl in python_impls if impl.id == "cpython_asyncio"), None)
+    asyncio_epoll = None
+    if newest is not None and any(stage >= FIRST_POLLER_STAGE for stage, _ in cpp):
+        asyncio_epoll = Implementation(
+            ASYNCIO_EPOLL_ID, f"{newest.label} (epoll)", "asyncio",
+            baseline="cpython_asyncio", interpreter=newest.interpreter)
+        results.impls[asyncio_epoll.id] = asyncio_epoll
     for workload in twins:
         results.workloads[workload.name] = workload
-        for impl in python_impls:
+        variants = [(impl, []) for impl in python_impls]
+        if asyncio_epoll is not None and workload.group in EPOLL_BASELINE_GROUPS:
+            variants.insert(1, (asyncio_epoll, ["--selector", "default"]))
+        for impl, extra in variants:
             loop = "uvloop" if impl.kind == "uvloop" else "asyncio"
             raw = raw_dir / f"{impl.id}--{workload.name}.json"
             # -I: isolated mode, so PYTHONASYNCIODEBUG and friends cannot creep in.
             command = [impl.interpreter.path, "-I", str(workload.twin), "--loop", loop,
-                       "--repetitions", str(repetitions), "--out", str(raw)]
+                       "--repetitions", str(repetitions), "--out", str(raw)] + extra
             if quick:
                 command.append("--quick")
             title = f"cpython {impl.interpreter.short_version} {loop} {workload.name}"
+            if extra:
+                title += " (epoll)"
             jobs.append(Job(impl, title, command, raw, TWIN_TIMEOUT_S))
     return jobs
 

@@ -58,6 +58,9 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     parser.add_argument("--repetitions", type=int, default=None,
                         help=f"timed batches (default {DEFAULT_REPETITIONS}; 1 with --quick)")
     parser.add_argument("--out", default=None, help="write the JSON here (default: stdout)")
+    parser.add_argument("--selector", choices=("select", "default"), default=None,
+                        help="asyncio's selector: select() or asyncio's default (epoll on "
+                             "Linux); default: the twin's own choice")
     parser.add_argument("--no-gc", action="store_true",
                         help="disable the cyclic gc during timed batches (default: on, as programs run)")
     args = parser.parse_args(argv)
@@ -174,6 +177,8 @@ def main(name: str, run_batch: Callable[[asyncio.AbstractEventLoop, int], None],
          selector: Optional[str] = None) -> int:
     """Time `run_batch` and write Google Benchmark JSON; the twins' entry point."""
     args = parse_args(argv)
+    if args.selector is not None:
+        selector = None if args.selector == "default" else args.selector
     new_loop = loop_factory(args.loop, selector)
     batch_ops = quick_ops if args.quick else ops
 

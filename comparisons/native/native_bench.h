@@ -307,7 +307,10 @@ static int nb_main(int argc, char** argv, const struct nb_program* program) {
   for (int k = 0; k < count; ++k) {
     const struct nb_workload* workload = &nb_workloads[selected[k]];
     void* state = program->setup(workload->idle);
-    if (state == NULL) return 1;
+    if (state == NULL) {
+      free(runs);
+      return 1;
+    }
     int failed = program->run_batch(state, batch) != 0; /* warm-up, not reported */
     for (int r = 0; r < repetitions && !failed; ++r) {
       failed = nb_repetition(program, state, batch, min_time_ns, &runs[k * repetitions + r]);
@@ -315,6 +318,7 @@ static int nb_main(int argc, char** argv, const struct nb_program* program) {
     program->teardown(state);
     if (failed) {
       fprintf(stderr, "%s: %s failed\n", argv[0], workload->name);
+      free(runs);
       return 1;
     }
     double median = 0;
@@ -335,6 +339,7 @@ static int nb_main(int argc, char** argv, const struct nb_program* program) {
   FILE* out = out_path ? fopen(out_path, "w") : stdout;
   if (out == NULL) {
     fprintf(stderr, "%s: cannot write %s: %s\n", argv[0], out_path, strerror(errno));
+    free(runs);
     return 1;
   }
   fprintf(out, "{\n");
