@@ -686,6 +686,8 @@ def record_tcp_echo(job: Job, outcome: Outcome, results: Results) -> List[str]:
                    "requests_per_second": metrics.get("requests_per_second", 1e9 / wall)}
         if cpu is not None:
             figures["server_cpu_ns_per_request"] = cpu
+        if metrics.get("server_user_cpu_ns_per_request") is not None:
+            figures["server_user_cpu_ns_per_request"] = metrics["server_user_cpu_ns_per_request"]
         results.tcp.setdefault(workload, {})[job.impl.id] = figures
         results.record(workload, job.impl, wall)
         results.workloads[workload].group = "tcp_echo"
@@ -982,15 +984,17 @@ def tcp_baseline(impl: Implementation, figures: Dict[str, dict]) -> Optional[str
     """What a tcp_echo row is compared with: its own baseline, except that a row
     compared with "cpython_asyncio" (looplab, native) is compared with asyncio's
     Protocol server on the newest CPython, the lowest-level asyncio server."""
+    if impl.kind in ("looplab", "native"):
+        return "cpython_asyncio_protocol"  # whichever selector the loop itself uses
     if impl.baseline is not None and impl.baseline not in figures \
             and f"{impl.baseline}_protocol" in figures:
         return f"{impl.baseline}_protocol"
     return impl.baseline
 
 
-def tcp_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str, str, str]]:
-    """(implementation, ns/request, requests/s, server CPU ns/request, server CPU
-    ratio, compared with) for one tcp_echo workload."""
+def tcp_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str, str, str, str]]:
+    """(implementation, ns/request, requests/s, server CPU ns/request, of which in
+    user space, server CPU ratio, compared with) for one tcp_echo workload."""
     figures = results.tcp.get(workload, {})
     rows = []
     for impl in results.impls.values():
@@ -1011,9 +1015,11 @@ def tcp_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str, 
                 against += " (same interpreter)"
         else:
             ratio, against = "n/a", results.impls[baseline].label
+        user = mine.get("server_user_cpu_ns_per_request")
         rows.append((impl.label, format_ns(mine["ns_per_request"]),
                      f"{mine['requests_per_second']:,.0f}",
-                     format_ns(cpu) if cpu is not None else "n/a", ratio, against))
+                     format_ns(cpu) if cpu is not None else "n/a",
+                     format_ns(user) if user is not None else "n/a", ratio, against))
     return rows
 
 
@@ -1074,10 +1080,17 @@ TARGET_SPECS = [
                ("looplab", "epoll"), ("impl", "libuv"), "<", 1.0),
     TargetSpec("tcp_echo_1:server_cpu:asyncio/looplab", "tcp_echo_1", "server_cpu",
                ("impl", "cpython_asyncio_protocol"), ("looplab", "epoll"), ">=", 3.0),
+    # The same two on the user-space share alone: the server's own code,
+    # without the kernel's TCP stack, which every server pays alike.
+    TargetSpec("tcp_echo_1:server_user_cpu:looplab/libuv", "tcp_echo_1", "server_user_cpu",
+               ("looplab", "epoll"), ("impl", "libuv"), "<", 1.0),
+    TargetSpec("tcp_echo_1:server_user_cpu:asyncio/looplab", "tcp_echo_1", "server_user_cpu",
+               ("impl", "cpython_asyncio_protocol"), ("looplab", "epoll"), ">=", 3.0),
 ]
 
 OP_SYMBOLS = {"<=": "≤", "<": "<", ">=": "≥"}
-MEASURE_WORDS = {"wall": "ns per op (wall)", "server_cpu": "server CPU ns per request"}
+MEASURE_WORDS = {"wall": "ns per op (wall)", "server_cpu": "server CPU ns per request",
+                 "server_user_cpu": "server user-space CPU ns per request"}
 
 
 @dataclass
@@ -1112,7 +1125,9 @@ class Target:
 
     @property
     def what(self) -> str:
-        measure = " server CPU per request" if self.spec.measure == "server_cpu" else ""
+        measure = {"server_cpu": " server CPU per request",
+                   "server_user_cpu": " server user-space CPU per request"}.get(
+                       self.spec.measure, "")
         return (f"{self.spec.workload}{measure}: {self.numerator_label} / "
                 f"{self.denominator_label}")
 
@@ -1130,10 +1145,11 @@ class Target:
 
 
 def target_figures(spec: TargetSpec, results: Results) -> Dict[str, float]:
-    if spec.measure == "server_cpu":
-        return {impl_id: figures["server_cpu_ns_per_request"]
+    if spec.measure in ("server_cpu", "server_user_cpu"):
+        field = f"{spec.measure}_ns_per_request"
+        return {impl_id: figures[field]
                 for impl_id, figures in results.tcp.get(spec.workload, {}).items()
-                if "server_cpu_ns_per_request" in figures}
+                if field in figures}
     return results.ns_per_op.get(spec.workload, {})
 
 
@@ -1170,8 +1186,10 @@ def check_target(spec: TargetSpec, results: Results) -> Target:
     target = Target(spec, num, den, num_label, den_label, stage=stage)
     if stage is None and "looplab" in (spec.numerator[0], spec.denominator[0]):
         target.missing = f"no looplab stage ≥ {FIRST_POLLER_STAGE:02d} ran"
-    elif present(stage):
+    elif present(stage) and figures[den] > 0:
         target.value = figures[num] / figures[den]
+    elif present(stage):
+        target.missing = f"{den_label}'s figure is 0: the run was too short to measure it"
     else:
         ran = {impl_id for by_impl in results.ns_per_op.values() for impl_id in by_impl}
         target.missing = "; ".join(
@@ -1393,7 +1411,9 @@ TCP_ECHO_TEXT = [
     "ns/request is wall time per request over all connections, requests/s its "
     "inverse; server CPU ns/request is the server process's CPU time (user + system) "
     "over the timed requests, divided by them: what a request costs the loop, the "
-    "figure the ratio compares. looplab's server and libuv_echo_server are compared "
+    "figure the ratio compares; \"of which user space\" is its share outside the kernel "
+    "(from the process's utime and stime), the loop's own code without the TCP stack, "
+    "which every server pays alike. looplab's server and libuv_echo_server are compared "
     "with asyncio's Protocol server on the newest CPython (the lowest-level asyncio "
     "server), asyncio's streams server with it too, and uvloop with asyncio on its own "
     "interpreter running the same server.",
@@ -1554,7 +1574,7 @@ def fd_scaling_markdown(report: Report) -> List[str]:
 
 
 TCP_HEADER = ["implementation", "ns/request", "requests/s", "server CPU ns/request",
-              "server CPU ratio", "compared with"]
+              "of which user space", "server CPU ratio", "compared with"]
 
 
 def tcp_echo_markdown(report: Report) -> List[str]:
@@ -1567,7 +1587,7 @@ def tcp_echo_markdown(report: Report) -> List[str]:
     for workload in sorted(results.tcp, key=tcp_workload_order):
         lines += [f"### {workload}", ""]
         lines += markdown_table(TCP_HEADER, [list(row) for row in tcp_rows(workload, results)],
-                                {1, 2, 3, 4})
+                                {1, 2, 3, 4, 5})
         lines += markdown_charts(report, workload)
     return lines
 
@@ -1714,7 +1734,7 @@ def tcp_echo_html(report: Report) -> List[str]:
     for workload in sorted(results.tcp, key=tcp_workload_order):
         parts += [f'<h3 id="{html.escape(workload)}">{html.escape(workload)}</h3>']
         parts += html_table(TCP_HEADER, [list(row) for row in tcp_rows(workload, results)],
-                            {1, 2, 3, 4})
+                            {1, 2, 3, 4, 5})
         parts += html_charts(report, workload)
     return parts
 

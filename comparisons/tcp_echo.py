@@ -300,7 +300,8 @@ class Run:
         # The user-space share of the server's CPU time, from its tick counts.
         user = after.server_ticks[0] - before.server_ticks[0]
         system = after.server_ticks[1] - before.server_ticks[1]
-        self.server_user_fraction = user / (user + system) if user + system > 0 else None
+        # Ticks are 10 ms: below 20 of them (a --quick run) the share says nothing.
+        self.server_user_fraction = user / (user + system) if user + system >= 20 else None
         # Everything else the CPUs of client and server (all CPUs when they
         # are not pinned) did meanwhile, in cores. /proc/stat
         # counts in clock ticks (10 ms), so only a run of 0.3 s or
