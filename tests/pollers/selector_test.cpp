@@ -168,13 +168,15 @@ TEST_P(SelectorTest, MistakesAreClearErrorsAndTheSelectorStillWorks) {
   EXPECT_EQ(events_for(pair.left()), kEventRead);
 }
 
-// A regular file is always ready. select() and poll requests say so; epoll
-// refuses it (EPERM), as asyncio's epoll loop does (PermissionError).
+// A regular file is always ready. select() and poll requests say so (kqueue
+// too, while the file position is not at its end); epoll refuses it (EPERM),
+// as asyncio's epoll loop does (PermissionError).
 TEST_P(SelectorTest, ARegularFileIsAlwaysReadyOrRefusedWithEperm) {
   char path[] = "/tmp/looplab-regular-XXXXXX";
   int fd = ::mkstemp(path);
   ASSERT_GE(fd, 0);
   ::unlink(path);
+  ASSERT_EQ(::pwrite(fd, "x", 1, 0), 1);  // kqueue: readable while not at the end of the file
   bool refused = false;
   try {
     selector_->register_fd(fd, kEventRead);

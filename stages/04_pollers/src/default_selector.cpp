@@ -42,12 +42,13 @@ std::optional<SelectorKind> parse_selector_kind(std::string_view name) noexcept 
 
 // [best_selector]
 // Best first. epoll comes before io_uring: for readiness, which is all
-// asyncio's contract asks, a poll request costs io_uring about what
-// epoll_wait() costs, and epoll has no file references to manage (chapter 4
-// has the figures). A kqueue built over the test shim is never a default.
+// asyncio's contract asks, a poll request costs io_uring a little more than
+// epoll_wait() costs epoll, and epoll has no file references to manage
+// (chapter 4 has the figures). On Linux, kqueue is an emulation over epoll
+// (libkqueue, or the test shim), so it is never the default there.
 std::vector<SelectorKind> compiled_selectors() {
   std::vector<SelectorKind> kinds;
-#if LOOPLAB_HAVE_KQUEUE && !defined(LOOPLAB_KQUEUE_SHIM)
+#if LOOPLAB_HAVE_KQUEUE && !defined(__linux__)
   kinds.push_back(SelectorKind::kKqueue);
 #endif
 #if LOOPLAB_HAVE_EPOLL
@@ -56,7 +57,7 @@ std::vector<SelectorKind> compiled_selectors() {
 #if LOOPLAB_HAVE_IO_URING
   kinds.push_back(SelectorKind::kIoUring);
 #endif
-#if LOOPLAB_HAVE_KQUEUE && defined(LOOPLAB_KQUEUE_SHIM)
+#if LOOPLAB_HAVE_KQUEUE && defined(__linux__)
   kinds.push_back(SelectorKind::kKqueue);
 #endif
   kinds.push_back(SelectorKind::kSelect);

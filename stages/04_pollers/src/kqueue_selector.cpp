@@ -74,8 +74,9 @@ void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
 // descriptor is reported by the call that made the mistake, and a
 // descriptor has left the kernel's set before the program closes it.
 // EV_RECEIPT makes kevent() return one result per change, so we learn which
-// change failed; older, batched changes that failed because their
-// descriptor was closed since are ignored.
+// change failed. A delete that finds nothing because its descriptor was
+// closed is ignored, and so is an older, batched change of another
+// descriptor that was closed since.
 void KqueueSelector::apply_changes_now(int fd) {
   for (struct kevent& change : changes_) change.flags |= EV_RECEIPT;
   std::vector<struct kevent> results(changes_.size());
@@ -83,14 +84,17 @@ void KqueueSelector::apply_changes_now(int fd) {
   int n = ::kevent(kqueue_fd_, changes_.data(), static_cast<int>(changes_.size()), results.data(),
                    static_cast<int>(results.size()), &no_wait);
   int error = n < 0 ? errno : 0;
-  changes_.clear();
-  for (const struct kevent& result : std::span(results.data(), n < 0 ? 0u : std::size_t(n))) {
-    bool ours = result.ident == static_cast<uintptr_t>(fd);
-    if ((result.flags & EV_ERROR) != 0 && result.data != 0 && error == 0 &&
-        (ours || !descriptor_already_gone(result.data))) {
+  // With EV_RECEIPT every change has its result, in the order of the changes.
+  for (std::size_t i = 0; error == 0 && i < static_cast<std::size_t>(std::max(n, 0)); ++i) {
+    const struct kevent& result = results[i];
+    if ((result.flags & EV_ERROR) == 0 || result.data == 0) continue;
+    bool deleting = (changes_[i].flags & EV_DELETE) != 0;
+    if (deleting && descriptor_already_gone(result.data)) continue;  // nothing left to delete
+    if (result.ident == static_cast<uintptr_t>(fd) || !descriptor_already_gone(result.data)) {
       error = static_cast<int>(result.data);
     }
   }
+  changes_.clear();
   if (error != 0) throw_cannot_watch(error, fd, name());
 }
 // [kqueue_changes]
@@ -116,24 +120,25 @@ void KqueueSelector::modify(int fd, unsigned events) {
 }
 
 void KqueueSelector::unregister(int fd) {
+  // Like asyncio, a descriptor closed before it was unregistered is not an
+  // error: closing it removed its filters already.
   queue_changes(fd, interest_.remove(fd), 0);
-  try {
-    apply_changes_now(fd);
-  } catch (const OSError& error) {
-    // Like asyncio: a descriptor closed before it was unregistered is gone already.
-    if (!descriptor_already_gone(error.code().value())) throw;
-  }
+  apply_changes_now(fd);
 }
 
-// EV_ADD on a filter that exists only updates it; on a reused descriptor
-// number whose old filters were removed by close(), it adds them again.
+// The filters are deleted and added again. Where close() removes a
+// descriptor's filters (BSD, macOS), the delete finds nothing, which is
+// fine; where it does not (libkqueue), the old filters still watch the old
+// file, and only a new EV_ADD watches the descriptor now on this number.
 void KqueueSelector::renew(int fd) {
   unsigned events = interest_.at(fd);
   for (auto [event, filter] : kFilters) {
     if ((events & event) == 0) continue;
-    struct kevent change {};
-    EV_SET(&change, static_cast<uintptr_t>(fd), filter, EV_ADD, 0, 0, nullptr);
-    changes_.push_back(change);
+    for (unsigned short action : {EV_DELETE, EV_ADD}) {
+      struct kevent change {};
+      EV_SET(&change, static_cast<uintptr_t>(fd), filter, action, 0, 0, nullptr);
+      changes_.push_back(change);
+    }
   }
   apply_changes_now(fd);
 }
