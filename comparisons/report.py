@@ -959,15 +959,19 @@ def table_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str
         if impl.id not in figures:
             continue
         ns = figures[impl.id]
-        if impl.baseline is None:
+        baseline = impl.baseline
+        if baseline == ASYNCIO_EPOLL_ID and baseline not in figures:
+            # The twin ran only on asyncio's default selector, which is epoll.
+            baseline = results.impls[ASYNCIO_EPOLL_ID].baseline
+        if baseline is None:
             ratio, against = "1× (baseline)", ""
-        elif impl.baseline in figures:
-            ratio = ratio_text(figures[impl.baseline] / ns)
-            against = results.impls[impl.baseline].label
+        elif baseline in figures:
+            ratio = ratio_text(figures[baseline] / ns)
+            against = results.impls[baseline].label
             if impl.kind == "uvloop":
                 against += " (same interpreter)"
         else:
-            ratio, against = "n/a", f"{results.impls[impl.baseline].label} did not run"
+            ratio, against = "n/a", f"{results.impls[baseline].label} did not run"
         note = results.notes.get(workload, {}).get(impl.id, "")
         rows.append((impl.label, format_ns(ns), ratio, against, note))
     return rows

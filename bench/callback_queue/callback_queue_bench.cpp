@@ -8,6 +8,9 @@
 
 #include "bench_support.hpp"
 #include "looplab/event_loop.hpp"
+#if LOOPLAB_STAGE >= 4
+#include "looplab/default_selector.hpp"
+#endif
 
 namespace {
 
@@ -33,10 +36,8 @@ BENCHMARK(call_soon_batch);
 
 // call_soon_chain: a callback that reschedules itself, one hop per turn.
 // One operation = one hop = one whole turn of the loop.
-void call_soon_chain(benchmark::State& state) {
-  note_what_is_skipped(state);
+void chain_on(benchmark::State& state, EventLoop& loop) {
   constexpr int kHops = 100'000;
-  EventLoop loop;
   int remaining = 0;
   struct Hop {
     EventLoop* loop;
@@ -55,7 +56,36 @@ void call_soon_chain(benchmark::State& state) {
     loop.run_forever();
   }
 }
+
+void call_soon_chain(benchmark::State& state) {
+  note_what_is_skipped(state);
+  EventLoop loop;
+  chain_on(state, loop);
+}
 BENCHMARK(call_soon_chain);
+
+#if LOOPLAB_STAGE >= 4
+// From stage 04, the same on every selector: a turn with something ready
+// only looks for I/O (timeout 0). epoll and select() need a system call for
+// that; io_uring reads its completion queue in user space.
+void call_soon_chain_on(benchmark::State& state, looplab::SelectorKind kind) {
+  looplab::SteadyClock clock;
+  EventLoop loop(clock, looplab::make_selector(kind));
+  state.SetLabel(loop.selector().name());
+  chain_on(state, loop);
+}
+
+[[maybe_unused]] const bool chain_registered = [] {
+  for (looplab::SelectorKind kind : looplab::compiled_selectors()) {
+#ifdef LOOPLAB_KQUEUE_SHIM
+    if (kind == looplab::SelectorKind::kKqueue) continue;  // epoll in disguise
+#endif
+    std::string name = "call_soon_chain/" + std::string(looplab::to_string(kind));
+    benchmark::RegisterBenchmark(name.c_str(), call_soon_chain_on, kind);
+  }
+  return true;
+}();
+#endif
 
 // handle_cancel: queue 100,000 callbacks keeping their handles, cancel every
 // second one, run one turn. One operation = one queued handle.
