@@ -153,6 +153,7 @@ void IoUringSelector::renew(int fd) {
 }
 // [io_uring_register]
 
+// [io_uring_arm]
 io_uring_sqe* IoUringSelector::next_sqe() {
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
   while (sqe == nullptr) {  // the submission queue is full: hand it to the kernel
@@ -182,6 +183,7 @@ void IoUringSelector::cancel(int fd, Poll& poll) {
   // yet read: a new generation makes reap_completions() ignore it.
   if (++poll.generation == 0) poll.generation = 1;
 }
+// [io_uring_arm]
 
 // [io_uring_select]
 std::span<const SelectorEvent> IoUringSelector::select(Timeout timeout) {
@@ -221,7 +223,7 @@ void IoUringSelector::submit_and_wait(Timeout timeout) {
     if (!timeout) {
       rc = io_uring_submit_and_wait(&ring_, 1);
     } else if (timeout->count() <= 0) {
-      rc = io_uring_sq_ready(&ring_) > 0 ? io_uring_submit(&ring_) : io_uring_get_events(&ring_);
+      rc = io_uring_submit_and_get_events(&ring_);  // submit, and finish deferred completions
     } else {
       __kernel_timespec wait = to_timespec(*deadline.remaining());
       io_uring_cqe* unused = nullptr;
