@@ -1,0 +1,240 @@
+// future.hpp: Future<T>, a result that will exist later (asyncio.Future).
+//
+// A Future starts pending and ends exactly once: with a result
+// (set_result), with an exception (set_exception), or cancelled (cancel).
+// Whoever wants to know registers a done callback. The rule that the rest
+// of the book builds on: completing a future never runs its callbacks
+// inline. Each one is handed to the loop with call_soon(), inside the
+// Context that was current when it was added, so it runs in a later turn,
+// in FIFO order with everything else that is ready. That holds even for a
+// callback added to a future that is already done.
+//
+// FutureBase holds what does not depend on T (the state, the exception, the
+// callbacks); FutureState<T> adds the value. Users hold Future<T>, a
+// reference-counted handle, as they hold Handle for a scheduled callback.
+// A future belongs to one loop and one thread, and must not outlive its loop.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "looplab/block_pool.hpp"
+#include "looplab/callback.hpp"
+#include "looplab/context.hpp"
+#include "looplab/exceptions.hpp"
+#include "looplab/ref.hpp"
+#include "looplab/source_location.hpp"
+
+namespace looplab {
+
+class EventLoop;
+class FutureBase;
+
+namespace detail {
+// For co_await on a future (task.cpp): the running task waits for `future`
+// at `frame`, and, when it is resumed, throws what it was asked to throw.
+void suspend_task_on(FutureBase& future, std::coroutine_handle<> frame);
+void rethrow_injected();
+}  // namespace detail
+
+/// What add_done_callback() returns and remove_done_callback() takes. For a
+/// plain function it is the function's address, so adding the same function
+/// twice gives the same id and removing it removes both, as asyncio removes
+/// every entry equal to the function; any other callable gets an id of its own.
+using DoneCallbackId = std::uintptr_t;
+
+// [future_base]
+class FutureBase : public RefCounted, public PoolAllocated {
+ public:
+  explicit FutureBase(EventLoop& loop) : loop_(&loop) {}
+  FutureBase(const FutureBase&) = delete;
+  FutureBase& operator=(const FutureBase&) = delete;
+  /// Reports an exception nobody retrieved ("Future exception was never
+  /// retrieved") to the loop's exception handler.
+  virtual ~FutureBase();
+
+  EventLoop& get_loop() const noexcept { return *loop_; }
+  bool done() const noexcept { return state_ != State::kPending; }
+  bool cancelled() const noexcept { return state_ == State::kCancelled; }
+
+  /// Cancels a pending future: it ends cancelled, its callbacks are
+  /// scheduled, and waiting on it raises CancelledError(message). Returns
+  /// false, changing nothing, if it is already done.
+  virtual bool cancel(std::string message = {});
+
+  /// The exception it finished with (null if it finished with a result).
+  /// Throws CancelledError if it was cancelled, InvalidStateError if pending.
+  std::exception_ptr exception();
+  /// Finishes it with an exception. InvalidStateError if it is done already;
+  /// TypeError for a null exception_ptr.
+  void set_exception(std::exception_ptr error);
+
+  /// Adds a callback that ignores its future (Future<T>::add_done_callback
+  /// wraps user callbacks into this); `id` is what remove_done_callback takes.
+  DoneCallbackId add_done_callback_erased(Callback callback, DoneCallbackId id);
+  /// Removes the callbacks added with `id`; returns how many it removed (0
+  /// once the future is done: its callbacks are then queued on the loop).
+  std::size_t remove_done_callback(DoneCallbackId id);
+
+  /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...
+  std::string repr() const;
+
+ protected:
+  /// What Task.cancel() does first: an exception it finished with is not
+  /// reported as never retrieved (asyncio clears _log_traceback).
+  void silence_never_retrieved() noexcept { retrieved_ = true; }
+  /// For result(): throws what asyncio raises, rethrows a stored exception,
+  /// and marks the outcome retrieved.
+  void check_result();
+  /// Moves from pending to finished and schedules the callbacks.
+  void finish();
+  void require_pending() const;
+
+ private:
+  enum class State : std::uint8_t { kPending, kFinished, kCancelled };
+  struct DoneCallback {
+    Callback callback;
+    Context context;  // current when the callback was added
+    DoneCallbackId id;
+  };
+  void schedule_callbacks();
+  void schedule(DoneCallback& entry);
+
+  EventLoop* loop_;
+  State state_ = State::kPending;
+  bool retrieved_ = false;  // asyncio's __log_traceback, inverted
+  std::exception_ptr exception_;
+  std::string cancel_message_;
+  std::vector<DoneCallback> callbacks_;
+};
+// [future_base]
+
+// [future_state]
+/// The part of a future that depends on T: its value.
+template <typename T>
+class FutureState : public FutureBase {
+ public:
+  using FutureBase::FutureBase;
+
+  /// The value; rethrows the exception it finished with; CancelledError if
+  /// cancelled; InvalidStateError("Result is not set.") if pending.
+  T& result() {
+    check_result();
+    return *value_;
+  }
+  /// Finishes it with `value`. InvalidStateError if it is done already.
+  void set_result(T value) {
+    require_pending();
+    value_.emplace(std::move(value));
+    finish();
+  }
+
+ private:
+  std::optional<T> value_;
+};
+
+template <>
+class FutureState<void> : public FutureBase {
+ public:
+  using FutureBase::FutureBase;
+  void result() { check_result(); }
+  void set_result() {
+    require_pending();
+    finish();
+  }
+};
+// [future_state]
+
+// [future]
+/// The handle users hold: copies share one future.
+template <typename T = void>
+class Future {
+ public:
+  using value_type = T;
+
+  /// A new pending future of `loop` (asyncio's loop.create_future()).
+  explicit Future(EventLoop& loop) : state_(new FutureState<T>(loop)) {}
+  explicit Future(Ref<FutureState<T>> state) : state_(std::move(state)) {}
+
+  EventLoop& get_loop() const noexcept { return state_->get_loop(); }
+  bool done() const noexcept { return state_->done(); }
+  bool cancelled() const noexcept { return state_->cancelled(); }
+  bool cancel(std::string message = {}) const { return state_->cancel(std::move(message)); }
+
+  decltype(auto) result() const { return state_->result(); }
+  std::exception_ptr exception() const { return state_->exception(); }
+  template <typename... Value>
+  void set_result(Value&&... value) const {
+    state_->set_result(std::forward<Value>(value)...);
+  }
+  void set_exception(std::exception_ptr error) const { state_->set_exception(std::move(error)); }
+  template <typename E>
+  void set_exception(E error) const {
+    state_->set_exception(std::make_exception_ptr(std::move(error)));
+  }
+
+  /// fut.add_done_callback(fn): `fn(future)` runs in a later turn once the
+  /// future is done (scheduled at once if it is done already), inside the
+  /// Context current now.
+  template <typename F>
+  DoneCallbackId add_done_callback(F&& fn) const {
+    static_assert(std::is_invocable_v<std::decay_t<F>&, Future&>,
+                  "a done callback is called as fn(future)");
+    DoneCallbackId id = next_id();
+    if constexpr (std::is_pointer_v<std::decay_t<F>>) {
+      id = reinterpret_cast<DoneCallbackId>(fn);  // NOLINT: a function's address is its identity
+    }
+    // The callback keeps a plain pointer: the handle that runs it holds the future.
+    FutureState<T>* state = state_.get();
+    return state_->add_done_callback_erased(Callback([fn = std::forward<F>(fn), state]() mutable {
+                                              Future self{Ref<FutureState<T>>(state)};
+                                              fn(self);
+                                            }),
+                                            id);
+  }
+  std::size_t remove_done_callback(DoneCallbackId id) const {
+    return state_->remove_done_callback(id);
+  }
+
+  // [future_await]
+  /// `co_await future`, inside a task: its result, or its exception thrown.
+  /// A future that is already done costs no turn: await_ready() says so and
+  /// the task does not suspend. Otherwise the task sleeps until the future
+  /// completes, and wakes up one turn after that.
+  auto operator co_await() const noexcept {
+    struct Awaiter {
+      Future future;
+      bool await_ready() const noexcept { return future.done(); }
+      void await_suspend(std::coroutine_handle<> frame) const {
+        detail::suspend_task_on(future.state(), frame);
+      }
+      T await_resume() const {
+        detail::rethrow_injected();
+        return future.result();
+      }
+    };
+    return Awaiter{*this};
+  }
+  // [future_await]
+
+  std::string repr() const { return state_->repr(); }
+  FutureState<T>& state() const noexcept { return *state_; }
+  friend bool operator==(const Future& a, const Future& b) noexcept { return a.state_ == b.state_; }
+
+ private:
+  static DoneCallbackId next_id() noexcept {
+    // Odd numbers: never a function's address, which is aligned.
+    static thread_local DoneCallbackId counter = 1;
+    return counter += 2;
+  }
+  Ref<FutureState<T>> state_;
+};
+// [future]
+
+}  // namespace looplab

@@ -1,0 +1,88 @@
+// sleep.hpp: sleep(loop, delay), a Future that completes after `delay`.
+//
+// asyncio.sleep() is a coroutine: it makes a future, asks call_later() to
+// complete it, waits for it, and cancels the timer if the wait is
+// cancelled. Before coroutines (chapter 6) the same thing is a function that
+// returns the future: whoever is done waiting cancels it, and the timer goes
+// with it.
+#pragma once
+
+#include <chrono>
+#include <optional>
+
+#include "looplab/event_loop.hpp"
+#include "looplab/future.hpp"
+#include "looplab/task.hpp"
+
+namespace looplab {
+
+// [sleep]
+/// The future behind sleep(): it owns its timer, so cancelling the future
+/// (or dropping it) cancels the timer too.
+class SleepState final : public FutureState<void> {
+ public:
+  using FutureState<void>::FutureState;
+  ~SleepState() override { timer_.cancel(); }
+
+  bool cancel(std::string message = {}) override {
+    timer_.cancel();  // the heap drops it lazily, as asyncio's does
+    return FutureState<void>::cancel(std::move(message));
+  }
+  void set_timer(TimerHandle timer) { timer_ = std::move(timer); }
+
+ private:
+  TimerHandle timer_;
+};
+
+/// A future of `loop` that completes (with no value) once `delay` has passed.
+/// A zero or negative delay completes it in the next turn.
+template <typename Rep, typename Period>
+Future<void> sleep(EventLoop& loop, std::chrono::duration<Rep, Period> delay) {
+  Ref<SleepState> state(new SleepState(loop));
+  // A plain pointer: the timer cannot outlive the future, which cancels it.
+  SleepState* future = state.get();
+  state->set_timer(loop.call_later(delay, [future] {
+    if (!future->done()) future->set_result();
+  }));
+  return Future<void>(std::move(state));
+}
+// [sleep]
+
+// [sleep_await]
+/// What `co_await sleep(delay)` waits on inside a task: the future of
+/// sleep(loop, delay), or, for a delay of zero or less, nothing at all: the
+/// task yields and runs again in the next turn (asyncio's bare `yield`,
+/// exactly one turn, no timer).
+class SleepAwaiter {
+ public:
+  SleepAwaiter() = default;  // yield once
+  explicit SleepAwaiter(Future<void> future) : future_(std::move(future)) {}
+
+  bool await_ready() const noexcept { return future_ && future_->done(); }
+  void await_suspend(std::coroutine_handle<> frame) const {
+    if (future_) {
+      detail::suspend_task_on(future_->state(), frame);
+    } else if (TaskBase* task = TaskBase::current()) {
+      task->yield(frame);
+    } else {
+      throw RuntimeError("co_await sleep() outside a task");
+    }
+  }
+  void await_resume() const {
+    detail::rethrow_injected();
+    if (future_) future_->result();
+  }
+
+ private:
+  std::optional<Future<void>> future_;
+};
+
+/// asyncio.sleep(delay), inside a task: `co_await sleep(100ms)`.
+template <typename Rep, typename Period>
+SleepAwaiter sleep(std::chrono::duration<Rep, Period> delay) {
+  if (delay <= delay.zero()) return SleepAwaiter();
+  return SleepAwaiter(sleep(get_running_loop(), delay));
+}
+// [sleep_await]
+
+}  // namespace looplab

@@ -1,0 +1,211 @@
+// task.hpp: Task<T>, a Future that drives a coroutine (asyncio.Task).
+//
+// A Task owns the outermost frame of a coroutine and advances it one step
+// per loop callback, as Task.__step does in CPython's tasks.py:
+//
+//   * create_task() schedules the first step with call_soon();
+//   * a step resumes the coroutine where it stopped and runs it until it
+//     waits for a Future that is not done, yields (sleep(0)), or finishes;
+//   * waiting for a Future adds the task's wakeup as the future's done
+//     callback: when the future completes, the wakeup runs one turn later,
+//     and it runs the next step (Task.__wakeup);
+//   * a bare yield schedules the next step with call_soon(): one turn;
+//   * when the coroutine returns or throws, the task completes as a Future.
+//
+// Cancelling a task cancels the future it waits for, or, if there is none,
+// makes the next step throw CancelledError at the point where the coroutine
+// is suspended. A coroutine may catch it and carry on.
+//
+// Lifetime: a pending task keeps itself alive, so a task nobody holds still
+// runs to its end. Closing the loop destroys the tasks still pending and
+// reports each ("Task was destroyed but it is pending!").
+#pragma once
+
+#include <coroutine>
+#include <exception>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "looplab/context.hpp"
+#include "looplab/coro.hpp"
+#include "looplab/event_loop.hpp"
+#include "looplab/future.hpp"
+
+namespace looplab {
+
+// [task_base]
+/// The half of a task that does not depend on T: the stepping, the
+/// cancellation counters, the loop's list of tasks.
+class TaskBase {
+ public:
+  TaskBase(const TaskBase&) = delete;
+  TaskBase& operator=(const TaskBase&) = delete;
+
+  /// asyncio.current_task(): the task whose step is running on this thread
+  /// (null in a plain callback).
+  static TaskBase* current() noexcept;
+
+  const std::string& get_name() const noexcept { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  /// How many cancellations were requested and not taken back (Task.cancelling()).
+  int cancelling() const noexcept { return num_cancels_requested_; }
+  /// Takes one back (Task.uncancel()); returns how many are left. Reaching
+  /// zero also drops a cancellation not yet delivered (as CPython 3.13 does).
+  int uncancel() noexcept;
+
+  virtual FutureBase& as_future() noexcept = 0;
+  EventLoop& get_loop() const noexcept { return *loop_; }
+
+  // The awaiters' side (future.hpp, sleep.hpp): the running task suspends.
+  /// The innermost frame waits for `future`: its completion wakes the task.
+  void wait_for(FutureBase& future, std::coroutine_handle<> frame);
+  /// The innermost frame yields for one turn (sleep(0)).
+  void yield(std::coroutine_handle<> frame);
+  /// For an awaiter's await_resume: throws what the step was asked to throw
+  /// into the coroutine (a CancelledError), if anything.
+  void rethrow_injected();
+
+ protected:
+  TaskBase(EventLoop& loop, std::coroutine_handle<> root);
+  virtual ~TaskBase();
+  /// Completes the future from the outermost frame, which has finished; or,
+  /// when `thrown_before_start` is set, with that error, for a coroutine
+  /// cancelled before its first step (its body never runs).
+  virtual void finish(std::exception_ptr thrown_before_start) = 0;
+  bool cancel_task(std::string message);
+  void schedule_first_step();
+  bool must_cancel() const noexcept { return must_cancel_; }
+  void* root_address() const noexcept { return root_.address(); }
+  const std::string& cancel_message() const noexcept { return cancel_message_; }
+
+ private:
+  friend void abandon_pending_tasks(EventLoop& loop) noexcept;
+  friend std::vector<TaskBase*> all_tasks(EventLoop& loop);
+  void step(std::exception_ptr error);
+  void run_coroutine(std::exception_ptr error);
+  void wakeup(FutureBase& future);
+  void schedule_step(std::exception_ptr error);
+  void forget() noexcept;  // at the end: leave the loop's list, destroy the frame
+
+  EventLoop* loop_;
+  Context context_;  // every step runs in it
+  std::string name_;
+  std::coroutine_handle<> root_;          // the outermost frame, owned
+  std::coroutine_handle<> resume_point_;  // the innermost frame, suspended
+  Ref<FutureBase> fut_waiter_;            // what the task waits for
+  std::exception_ptr inject_;             // to throw at the suspension point
+  std::string cancel_message_;
+  int num_cancels_requested_ = 0;
+  bool must_cancel_ = false;
+  bool started_ = false;
+  Ref<FutureBase> self_;          // a pending task keeps itself alive
+  TaskBase* previous_ = nullptr;  // the loop's list of pending tasks
+  TaskBase* next_ = nullptr;
+};
+// [task_base]
+
+/// Destroys the loop's pending tasks, reporting each (EventLoop::close()).
+void abandon_pending_tasks(EventLoop& loop) noexcept;
+/// asyncio.all_tasks(loop): the tasks of `loop` that are not done.
+std::vector<TaskBase*> all_tasks(EventLoop& loop);
+
+// [task_state]
+template <typename T>
+class TaskState final : public FutureState<T>, public TaskBase {
+ public:
+  TaskState(EventLoop& loop, Coro<T> coro) : FutureState<T>(loop), TaskBase(loop, coro.release()) {}
+
+  FutureBase& as_future() noexcept override { return *this; }
+  /// Task.cancel(msg): see the top of this file.
+  bool cancel(std::string message = {}) override {
+    this->silence_never_retrieved();
+    return cancel_task(std::move(message));
+  }
+  using TaskBase::get_loop;
+  void start() { schedule_first_step(); }
+
+ private:
+  void finish(std::exception_ptr thrown_before_start) override;
+};
+// [task_state]
+
+// [task]
+/// The handle users hold: a Future<T> (await it, add done callbacks) that
+/// can also be asked about its cancellation.
+template <typename T = void>
+class Task : public Future<T> {
+ public:
+  explicit Task(Ref<TaskState<T>> state)
+      : Future<T>(Ref<FutureState<T>>(state)), task_(state.get()) {}
+
+  int cancelling() const noexcept { return task_->cancelling(); }
+  int uncancel() const noexcept { return task_->uncancel(); }
+  const std::string& get_name() const noexcept { return task_->get_name(); }
+  void set_name(std::string name) const { task_->set_name(std::move(name)); }
+  TaskBase& base() const noexcept { return *task_; }
+
+ private:
+  TaskState<T>* task_;  // alive as long as the Future part holds it
+};
+// [task]
+
+// [create_task]
+/// loop.create_task(coro): a Task that runs `coro`, from the next turn on.
+template <typename T>
+Task<T> create_task(EventLoop& loop, Coro<T> coro) {
+  Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro)));
+  state->start();
+  return Task<T>(std::move(state));
+}
+
+/// create_task(loop, fn, args...): the same for fn(args...), where fn and
+/// the arguments are copied into the task and live as long as it does. This
+/// is the safe way to start a lambda coroutine with captures: a temporary
+/// lambda would die at the end of the statement, and its captures with it.
+template <typename F, typename... Args>
+auto create_task(EventLoop& loop, F fn, Args... args) {
+  using Result = std::invoke_result_t<F&, Args&...>;
+  using T = typename Result::value_type;
+  // A coroutine that owns fn and the arguments in its own frame.
+  auto owner = [](F fn, Args... args) -> Coro<T> { co_return co_await fn(args...); };
+  return create_task(loop, owner(std::move(fn), std::move(args)...));
+}
+// [create_task]
+
+template <typename T>
+void TaskState<T>::finish(std::exception_ptr thrown_before_start) {
+  auto frame = Coro<T>::Frame::from_address(root_address());
+  try {
+    if (thrown_before_start) std::rethrow_exception(thrown_before_start);
+    if constexpr (std::is_void_v<T>) {
+      frame.promise().take_result();
+      if (must_cancel()) {
+        this->FutureBase::cancel(cancel_message());  // cancelled during its last step
+      } else {
+        this->set_result();
+      }
+    } else {
+      T value = frame.promise().take_result();
+      if (must_cancel()) {
+        this->FutureBase::cancel(cancel_message());
+      } else {
+        this->set_result(std::move(value));
+      }
+    }
+  } catch (const CancelledError& error) {
+    this->FutureBase::cancel(error.message());  // the coroutine ended cancelled
+  } catch (const SystemExit&) {
+    this->set_exception(std::current_exception());
+    throw;  // escapes the loop, as in asyncio
+  } catch (const KeyboardInterrupt&) {
+    this->set_exception(std::current_exception());
+    throw;
+  } catch (...) {
+    this->set_exception(std::current_exception());
+  }
+}
+
+}  // namespace looplab

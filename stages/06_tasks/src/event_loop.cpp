@@ -1,0 +1,483 @@
+#include "looplab/event_loop.hpp"
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <iostream>
+
+#include "looplab/default_selector.hpp"
+
+namespace looplab {
+namespace {
+
+SteadyClock& steady_clock() {
+  static SteadyClock clock;
+  return clock;
+}
+
+// asyncio's events._running_loop: the loop that run_forever() runs on this thread.
+thread_local EventLoop* running_loop = nullptr;
+
+// [timer_constants]
+// base_events.py: compact the heap when it holds more than this many timers...
+constexpr std::size_t kMinScheduledTimerHandles = 100;
+// ...and more than half of them are cancelled (_MIN_CANCELLED_TIMER_HANDLES_FRACTION).
+constexpr double kMinCancelledTimerHandlesFraction = 0.5;
+// The longest the loop sleeps in one go (MAXIMUM_SELECT_TIMEOUT): one day.
+constexpr Clock::duration kMaximumSelectTimeout = std::chrono::hours(24);
+// [timer_constants]
+
+}  // namespace
+
+EventLoop::EventLoop() : EventLoop(steady_clock()) {}
+
+EventLoop::EventLoop(Clock& clock) : EventLoop(clock, make_default_selector()) {}
+
+EventLoop::EventLoop(Clock& clock, std::unique_ptr<Selector> selector)
+    : selector_(std::move(selector)), clock_(&clock), clock_resolution_(clock.resolution()) {}
+
+EventLoop::~EventLoop() {
+  if (is_running()) std::terminate();  // destroying a loop from inside its own callback
+  abandon_pending_tasks(*this);
+  forget_timers();
+  forget_io();
+  ready_.clear();
+}
+
+EventLoop& get_running_loop() {
+  if (running_loop == nullptr) throw RuntimeError("no running event loop");
+  return *running_loop;
+}
+
+// ---- scheduling -------------------------------------------------------
+
+// [call_soon]
+Handle EventLoop::call_soon_callback(Callback callback, SourceLocation where) {
+  check_closed();
+  if (debug_) check_thread();
+  // BEGIN SOLUTION 01
+  Ref<HandleState> handle(new HandleState(std::move(callback), Context::copy_current(), where));
+  ready_.push_back(handle);
+  return Handle(std::move(handle));
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 1): wrap the callback in a HandleState with a copy of the
+  // // current Context, append it to ready_, and return a Handle to it.
+  // (void)callback;
+  // (void)where;
+  // throw RuntimeError("call_soon() is not implemented yet");
+  // END STUB
+}
+// [call_soon]
+
+// [call_at]
+TimerHandle EventLoop::call_at_callback(Clock::time_point when, Callback callback,
+                                        SourceLocation where) {
+  check_closed();
+  if (debug_) check_thread();
+  // BEGIN SOLUTION 02
+  Ref<TimerHandleState> timer(
+      new TimerHandleState(when, std::move(callback), Context::copy_current(), where));
+  timer->set_scheduled_in(this);
+  scheduled_.push(timer);
+  return TimerHandle(std::move(timer));
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 2): make a TimerHandleState due at `when`, mark it as
+  // // scheduled in this loop, push it onto scheduled_ and return it.
+  // (void)when;
+  // (void)callback;
+  // (void)where;
+  // throw RuntimeError("call_at() is not implemented yet");
+  // END STUB
+}
+// [call_at]
+
+// [schedule_handle]
+void EventLoop::schedule_handle(Ref<HandleState> handle) {
+  check_closed();
+  if (debug_) check_thread();
+  ready_.push_back(std::move(handle));
+}
+// [schedule_handle]
+
+// [run_until_done]
+void EventLoop::run_until_done(FutureBase& future) {
+  check_closed();
+  if (is_running()) throw RuntimeError("This event loop is already running");
+  if (&future.get_loop() != this) {
+    throw ValueError("The future belongs to a different loop than the one running it");
+  }
+  DoneCallbackId stop_when_done = future.add_done_callback_erased(Callback([this] { stop(); }), 0);
+  try {
+    run_forever();
+  } catch (...) {
+    future.remove_done_callback(stop_when_done);
+    throw;
+  }
+  future.remove_done_callback(stop_when_done);
+  if (!future.done()) throw RuntimeError("Event loop stopped before Future completed.");
+}
+// [run_until_done]
+
+// [add_reader]
+void EventLoop::add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where) {
+  check_closed();
+  if (fd < 0) throw ValueError("Invalid file descriptor: " + std::to_string(fd));
+  // BEGIN SOLUTION 03
+  Ref<HandleState> handle(new HandleState(std::move(callback), Context::copy_current(), where,
+                                          HandleState::Runs::kRepeatedly));
+  auto index = static_cast<std::size_t>(fd);
+  if (index >= io_handles_.size()) io_handles_.resize(index + 1);
+  IoHandles& io = io_handles_[index];
+  unsigned old_mask = (io.reader ? kEventRead : 0u) | (io.writer ? kEventWrite : 0u);
+  if (old_mask == 0) {
+    selector_->register_fd(fd, event);  // throws for a closed or unusable descriptor
+  } else if ((old_mask & event) == 0) {
+    selector_->modify(fd, old_mask | event);
+  } else {
+    selector_->renew(fd);  // a replaced callback: the number may belong to a new descriptor
+  }
+  Ref<HandleState>& slot = event == kEventRead ? io.reader : io.writer;
+  if (slot) slot->cancel();  // a replaced reader never runs again
+  slot = std::move(handle);
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 3): make a repeating HandleState, register fd with the
+  // // selector (or add `event` to its mask), and store the handle in
+  // // io_handles_[fd], cancelling the one it replaces.
+  // (void)event;
+  // (void)callback;
+  // (void)where;
+  // throw RuntimeError("add_reader()/add_writer() are not implemented yet");
+  // END STUB
+}
+// [add_reader]
+
+// [remove_reader]
+bool EventLoop::remove_io_callback(int fd, unsigned event) {
+  if (closed_ || fd < 0 || static_cast<std::size_t>(fd) >= io_handles_.size()) return false;
+  // BEGIN SOLUTION 03
+  IoHandles& io = io_handles_[static_cast<std::size_t>(fd)];
+  Ref<HandleState>& slot = event == kEventRead ? io.reader : io.writer;
+  if (!slot) return false;
+  slot->cancel();
+  slot.reset();
+  unsigned mask = (io.reader ? kEventRead : 0u) | (io.writer ? kEventWrite : 0u);
+  if (mask == 0) {
+    selector_->unregister(fd);
+  } else {
+    selector_->modify(fd, mask);
+  }
+  return true;
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 3): clear the slot, cancel its handle, shrink or drop the
+  // // selector registration; return whether there was a handle.
+  // (void)event;
+  // return false;
+  // END STUB
+}
+// [remove_reader]
+
+void EventLoop::check_closed() const {
+  if (closed_) throw RuntimeError("Event loop is closed");
+}
+
+void EventLoop::check_thread() const {
+  // Only checked in debug mode and only while the loop runs, as asyncio does:
+  // the ready queue is not thread-safe (stage 09 adds call_soon_threadsafe).
+  std::thread::id owner = running_thread_.load(std::memory_order_relaxed);
+  if (owner != std::thread::id{} && owner != std::this_thread::get_id()) {
+    throw RuntimeError(
+        "Non-thread-safe operation invoked on an event loop other than the current one");
+  }
+}
+
+// ---- running ----------------------------------------------------------
+
+// [run_forever]
+void EventLoop::run_forever() {
+  check_closed();
+  if (is_running()) throw RuntimeError("This event loop is already running");
+  if (running_loop != nullptr) {
+    throw RuntimeError("Cannot run the event loop while another loop is running");
+  }
+  // Set up before the guarded region, so that a refused nested call above
+  // leaves the running loop untouched (CPython 3.13.0 got this wrong: gh-130145).
+  running_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  running_loop = this;
+  struct Cleanup {
+    EventLoop* loop;
+    ~Cleanup() {
+      loop->stopping_ = false;
+      loop->running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
+      running_loop = nullptr;
+    }
+  } cleanup{this};
+
+  // BEGIN SOLUTION 01
+  for (;;) {
+    run_once();
+    if (stopping_) break;
+  }
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 1): run turns until stop() has been called. Note when
+  // // the flag is checked: stop() before run_forever() means one turn.
+  // run_once();
+  // END STUB
+}
+// [run_forever]
+
+// [run_once]
+void EventLoop::run_once() {
+  clean_timer_heap();
+
+  // The one place the loop waits: in the selector, until a descriptor is
+  // ready or the next timer is due. Ready descriptors' callbacks are queued
+  // first, then the due timers.
+  process_events(wait_for_events(poll_timeout()));
+
+  // Move the timers that are due onto the ready queue, in deadline order. A
+  // timer is due up to one clock tick early (asyncio's clock_resolution).
+  // BEGIN SOLUTION 02
+  if (!scheduled_.empty()) {  // no timers, no need to read the clock
+    Clock::time_point end_time = time() + clock_resolution_;
+    while (!scheduled_.empty() && scheduled_.top().when() < end_time) {
+      Ref<TimerHandleState> timer = scheduled_.pop();
+      timer->set_scheduled_in(nullptr);
+      ready_.push_back(std::move(timer));
+    }
+  }
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 2): pop every timer whose deadline is before
+  // // time() + clock_->resolution(), mark it unscheduled, queue it on ready_.
+  // END STUB
+
+  // Run exactly the handles that are queued now. Handles they schedule wait
+  // for the next turn, so a callback that reschedules itself cannot starve
+  // the others.
+  // BEGIN SOLUTION 01
+  std::size_t ntodo = ready_.size();
+  for (std::size_t i = 0; i < ntodo; ++i) {
+    Ref<HandleState> handle = ready_.pop_front();
+    if (handle->cancelled()) continue;
+    run_handle(*handle);
+  }
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 1): pop and run (with run_handle) the handles that are in
+  // // ready_ when the turn begins, skipping cancelled ones.
+  // END STUB
+}
+// [run_once]
+
+// [clean_timer_heap]
+// Lazy cancellation: cancelled timers stay in the heap until they reach the
+// top, except when they are the majority of a big heap: then the heap is
+// rebuilt without them, so cancelled timers can never pile up.
+void EventLoop::clean_timer_heap() {
+  // BEGIN SOLUTION 02
+  std::size_t count = scheduled_.size();
+  if (count > kMinScheduledTimerHandles &&
+      static_cast<double>(timer_cancelled_count_) / static_cast<double>(count) >
+          kMinCancelledTimerHandlesFraction) {
+    scheduled_.keep_only([](TimerHandleState& timer) {
+      if (!timer.cancelled()) return true;
+      timer.set_scheduled_in(nullptr);
+      return false;
+    });
+    timer_cancelled_count_ = 0;
+  } else {
+    while (!scheduled_.empty() && scheduled_.top().cancelled()) {
+      --timer_cancelled_count_;
+      scheduled_.pop()->set_scheduled_in(nullptr);
+    }
+  }
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 2): rebuild the heap without its cancelled timers when it
+  // // holds more than kMinScheduledTimerHandles timers and more than
+  // // kMinCancelledTimerHandlesFraction of them are cancelled; otherwise pop
+  // // the cancelled timers off its top. Keep timer_cancelled_count_ right.
+  // END STUB
+}
+// [clean_timer_heap]
+
+// [wait_for_events]
+std::span<const SelectorEvent> EventLoop::wait_for_events(std::optional<Clock::duration> timeout) {
+  if (!timeout && selector_->size() == 0) {
+    throw RuntimeError(
+        "run_forever(): nothing is scheduled, no timer is pending, no descriptor is watched "
+        "and stop() was not called; nothing could ever wake the loop");
+  }
+  try {
+    if (!clock_->is_virtual()) return selector_->select(timeout);
+    // A virtual clock: look without waiting; if nothing is ready, jump to
+    // the deadline. With no deadline at all, only I/O can wake us: wait for it.
+    std::span<const SelectorEvent> events = selector_->select(Clock::duration::zero());
+    if (!events.empty()) return events;
+    if (timeout) {
+      clock_->sleep_until(time() + *timeout);
+      return events;
+    }
+    return selector_->select(std::nullopt);
+  } catch (const OSError& error) {
+    if (error.code().value() != EBADF) throw;
+    drop_closed_descriptors();
+    return {};
+  }
+}
+// [wait_for_events]
+
+// [process_events]
+void EventLoop::process_events(std::span<const SelectorEvent> events) {
+  for (const SelectorEvent& event : events) {
+    IoHandles& io = io_handles_[static_cast<std::size_t>(event.fd)];
+    // For one descriptor the reader is queued before the writer, as in asyncio.
+    if ((event.events & kEventRead) != 0 && io.reader) {
+      ready_.push_back(io.reader);
+    }
+    if ((event.events & kEventWrite) != 0 && io.writer) {
+      ready_.push_back(io.writer);
+    }
+  }
+}
+// [process_events]
+
+// [drop_closed_descriptors]
+// A descriptor closed while still registered makes select() fail (EBADF)
+// for every descriptor. asyncio then raises out of run_forever() until the
+// program removes it; looplab removes it itself and reports it, so one
+// careless close() does not stop every other callback on the loop.
+void EventLoop::drop_closed_descriptors() {
+  for (std::size_t fd = 0; fd < io_handles_.size(); ++fd) {
+    IoHandles& io = io_handles_[fd];
+    if ((!io.reader && !io.writer) || ::fcntl(static_cast<int>(fd), F_GETFD) != -1) continue;
+    if (io.reader) io.reader->cancel();
+    if (io.writer) io.writer->cancel();
+    io = IoHandles{};
+    selector_->unregister(static_cast<int>(fd));
+    call_exception_handler(
+        {.message = "File descriptor " + std::to_string(fd) +
+                    " was closed while still registered with add_reader()/add_writer(); "
+                    "its callbacks were removed (call remove_reader() before close())"});
+  }
+}
+// [drop_closed_descriptors]
+
+// [poll_timeout]
+// How long the loop may wait: not at all if something is ready or stop() was
+// requested, until the next deadline if a timer is pending (at most a day),
+// and forever (nullopt) otherwise.
+std::optional<Clock::duration> EventLoop::poll_timeout() const {
+  if (!ready_.empty() || stopping_) return Clock::duration::zero();
+  if (scheduled_.empty()) return std::nullopt;
+  Clock::duration until_next = scheduled_.top().when() - time();
+  return std::clamp(until_next, Clock::duration::zero(), kMaximumSelectTimeout);
+}
+// [poll_timeout]
+
+void EventLoop::run_handle(HandleState& handle) {
+  if (!debug_) {
+    handle.run(*this);
+    return;
+  }
+  Clock::time_point start = clock_->now();
+  handle.run(*this);
+  Clock::duration took = clock_->now() - start;
+  if (took >= slow_callback_duration) {
+    std::fprintf(stderr, "Executing %s took %.3f seconds\n", handle.repr().c_str(),
+                 std::chrono::duration<double>(took).count());
+  }
+}
+
+void EventLoop::close() {
+  if (is_running()) throw RuntimeError("Cannot close a running event loop");
+  if (closed_) return;
+  abandon_pending_tasks(*this);  // before the loop forgets the timers and readers they use
+  closed_ = true;
+  forget_timers();
+  forget_io();
+  ready_.clear();  // dropped, not run
+}
+
+// Unregisters every descriptor (asyncio's close() closes the selector).
+void EventLoop::forget_io() noexcept {
+  for (std::size_t fd = 0; fd < io_handles_.size(); ++fd) {
+    IoHandles& io = io_handles_[fd];
+    if (!io.reader && !io.writer) continue;
+    if (io.reader) io.reader->cancel();
+    if (io.writer) io.writer->cancel();
+    try {
+      selector_->unregister(static_cast<int>(fd));
+    } catch (...) {  // nothing useful to do about a failure while closing
+    }
+  }
+  io_handles_.clear();
+}
+
+// Empties the heap. Timers that leave it forget this loop, so that a
+// TimerHandle cancelled later never touches a closed or destroyed loop.
+void EventLoop::forget_timers() noexcept {
+  scheduled_.for_each([](TimerHandleState& timer) { timer.set_scheduled_in(nullptr); });
+  scheduled_.clear();
+  timer_cancelled_count_ = 0;
+}
+
+// ---- errors -----------------------------------------------------------
+
+// [call_exception_handler]
+void EventLoop::call_exception_handler(const ExceptionContext& context) {
+  // BEGIN SOLUTION 01
+  if (exception_handler_) {
+    try {
+      exception_handler_(*this, context);
+      return;
+    } catch (const SystemExit&) {
+      throw;
+    } catch (const KeyboardInterrupt&) {
+      throw;
+    } catch (...) {
+      // A broken handler must not lose the original report: hand both to the default.
+      ExceptionContext failure{.message = "Unhandled error in exception handler",
+                               .exception = std::current_exception(),
+                               .context = &context};
+      try {
+        default_exception_handler(failure);
+      } catch (...) {
+        std::fputs("Exception in default exception handler\n", stderr);
+      }
+      return;
+    }
+  }
+  try {
+    default_exception_handler(context);
+  } catch (...) {
+    std::fputs("Exception in default exception handler\n", stderr);
+  }
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 1): call the custom handler if one is set; if it throws
+  // // (anything but SystemExit or KeyboardInterrupt), report that failure
+  // // and the original context through the default handler.
+  // default_exception_handler(context);
+  // END STUB
+}
+// [call_exception_handler]
+
+void EventLoop::default_exception_handler(const ExceptionContext& context) {
+  std::string report =
+      context.message.empty() ? "Unhandled exception in event loop" : context.message;
+  if (context.handle) report += "\nhandle: " + context.handle.repr();
+  if (context.context != nullptr) report += "\ncontext: " + context.context->message;
+  if (context.exception) report += "\nexception: " + describe_exception(context.exception);
+  report += '\n';
+  std::cerr << report << std::flush;
+}
+
+}  // namespace looplab

@@ -1,0 +1,124 @@
+#include "looplab/future.hpp"
+
+#include <algorithm>
+
+#include "looplab/event_loop.hpp"
+
+namespace looplab {
+namespace {
+
+// [done_callback_handle]
+// The handle that runs one done callback. It holds the future, so that the
+// future lives until every callback has run, however soon its owner lets go.
+class DoneCallbackHandle final : public HandleState {
+ public:
+  DoneCallbackHandle(Callback callback, Context context, Ref<FutureBase> future)
+      : HandleState(std::move(callback), std::move(context), SourceLocation::current()),
+        future_(std::move(future)) {}
+
+ private:
+  Ref<FutureBase> future_;
+};
+// [done_callback_handle]
+
+}  // namespace
+
+FutureBase::~FutureBase() {
+  // [never_retrieved]
+  if (state_ == State::kFinished && exception_ && !retrieved_) {
+    loop_->call_exception_handler(
+        {.message = "Future exception was never retrieved", .exception = exception_});
+  }
+  // [never_retrieved]
+}
+
+void FutureBase::require_pending() const {
+  if (done()) throw InvalidStateError("invalid state: " + repr() + " is already done");
+}
+
+// [future_finish]
+void FutureBase::set_exception(std::exception_ptr error) {
+  require_pending();
+  if (!error) throw TypeError("set_exception() needs an exception, got a null exception_ptr");
+  exception_ = std::move(error);
+  finish();
+}
+
+bool FutureBase::cancel(std::string message) {
+  retrieved_ = true;  // a cancelled future has nothing to report
+  if (done()) return false;
+  state_ = State::kCancelled;
+  cancel_message_ = std::move(message);
+  schedule_callbacks();
+  return true;
+}
+
+void FutureBase::finish() {
+  state_ = State::kFinished;
+  schedule_callbacks();
+}
+
+// Never inline: each callback goes to the loop, in the order they were
+// added, inside the Context each was added in.
+void FutureBase::schedule_callbacks() {
+  std::vector<DoneCallback> callbacks = std::move(callbacks_);
+  callbacks_.clear();
+  for (DoneCallback& entry : callbacks) schedule(entry);
+}
+
+void FutureBase::schedule(DoneCallback& entry) {
+  loop_->schedule_handle(Ref<HandleState>(new DoneCallbackHandle(
+      std::move(entry.callback), std::move(entry.context), Ref<FutureBase>(this))));
+}
+// [future_finish]
+
+// [future_result]
+void FutureBase::check_result() {
+  if (state_ == State::kCancelled) throw CancelledError(cancel_message_);
+  if (state_ == State::kPending) throw InvalidStateError("Result is not set.");
+  retrieved_ = true;
+  if (exception_) std::rethrow_exception(exception_);
+}
+
+std::exception_ptr FutureBase::exception() {
+  if (state_ == State::kCancelled) throw CancelledError(cancel_message_);
+  if (state_ == State::kPending) throw InvalidStateError("Exception is not set.");
+  retrieved_ = true;
+  return exception_;
+}
+// [future_result]
+
+// [add_done_callback]
+DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id) {
+  DoneCallback entry{std::move(callback), Context::copy_current(), id};
+  if (done()) {
+    schedule(entry);  // already done: still not inline
+  } else {
+    callbacks_.push_back(std::move(entry));
+  }
+  return id;
+}
+
+std::size_t FutureBase::remove_done_callback(DoneCallbackId id) {
+  auto removed = std::remove_if(callbacks_.begin(), callbacks_.end(),
+                                [id](const DoneCallback& entry) { return entry.id == id; });
+  auto count = static_cast<std::size_t>(callbacks_.end() - removed);
+  callbacks_.erase(removed, callbacks_.end());
+  return count;
+}
+// [add_done_callback]
+
+std::string FutureBase::repr() const {
+  switch (state_) {
+    case State::kPending:
+      return "<Future pending>";
+    case State::kCancelled:
+      return "<Future cancelled>";
+    case State::kFinished:
+      return exception_ ? "<Future finished exception=" + describe_exception(exception_) + ">"
+                        : "<Future finished>";
+  }
+  return "<Future>";
+}
+
+}  // namespace looplab

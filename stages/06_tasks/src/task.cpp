@@ -1,0 +1,227 @@
+#include "looplab/task.hpp"
+
+#include <atomic>
+#include <string>
+
+namespace looplab {
+
+namespace detail {
+Pump*& current_pump() noexcept {
+  thread_local Pump* pump = nullptr;
+  return pump;
+}
+}  // namespace detail
+
+namespace {
+
+// asyncio's _current_tasks, for the one loop a thread runs.
+thread_local TaskBase* running_task = nullptr;
+
+// Task names, "Task-1", "Task-2"..., counted across the process as asyncio does.
+std::atomic<std::uint64_t> task_counter{0};
+
+bool is_cancelled_error(const std::exception_ptr& error) {
+  if (!error) return false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const CancelledError&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+TaskBase* TaskBase::current() noexcept { return running_task; }
+
+// [task_create]
+TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root)
+    : loop_(&loop),
+      context_(Context::copy_current()),
+      name_("Task-" + std::to_string(++task_counter)),
+      root_(root),
+      resume_point_(root) {
+  // The loop's list of pending tasks: all_tasks(), and what close() reports.
+  next_ = loop.first_task_;
+  if (next_ != nullptr) next_->previous_ = this;
+  loop.first_task_ = this;
+}
+
+TaskBase::~TaskBase() { forget(); }
+
+void TaskBase::schedule_first_step() {
+  self_ = Ref<FutureBase>(&as_future());  // pending: alive even if nobody holds it
+  schedule_step(nullptr);
+}
+
+void TaskBase::schedule_step(std::exception_ptr error) {
+  loop_->call_soon([this, keep = self_, error = std::move(error)] { step(error); });
+}
+// [task_create]
+
+// [task_step]
+// Task.__step: resume the coroutine where it stopped (throwing `error` there
+// if there is one) and see how it stopped.
+void TaskBase::step(std::exception_ptr error) {
+  if (as_future().done()) throw InvalidStateError("step(): " + name_ + " is already done");
+  if (must_cancel_) {
+    if (!is_cancelled_error(error))
+      error = std::make_exception_ptr(CancelledError(cancel_message_));
+    must_cancel_ = false;
+  }
+  fut_waiter_.reset();
+  if (running_task != nullptr) {
+    throw RuntimeError("Cannot enter into task " + name_ + " while another task " +
+                       running_task->name_ + " is being executed.");
+  }
+  running_task = this;
+  struct Leave {
+    ~Leave() { running_task = nullptr; }
+  } leave;
+  Ref<FutureBase> keep(&as_future());  // finishing drops self_: stay alive until the end
+  context_.run([&] { run_coroutine(std::move(error)); });
+}
+
+void TaskBase::run_coroutine(std::exception_ptr error) {
+  if (!started_ && error) {
+    // Cancelled before its first step: the body never runs.
+    struct Forget {
+      TaskBase* task;
+      ~Forget() { task->forget(); }
+    } forget_after{this};
+    finish(std::move(error));
+    return;
+  }
+  started_ = true;
+  inject_ = std::move(error);
+  // The pump: resume the frame that is due, as long as frames hand over
+  // to one another; a frame that waits for a future, or yields, ends it.
+  detail::Pump pump{std::exchange(resume_point_, {})};
+  struct Restore {
+    detail::Pump* outer;
+    ~Restore() { detail::current_pump() = outer; }
+  } restore{std::exchange(detail::current_pump(), &pump)};
+  while (pump.next) std::exchange(pump.next, {}).resume();
+
+  if (root_.done()) {
+    struct Forget {
+      TaskBase* task;
+      ~Forget() { task->forget(); }
+    } forget_after{this};
+    finish(nullptr);
+    return;
+  }
+  // Suspended. If cancel() was called during this step, the future the
+  // task now waits for is cancelled straight away.
+  if (must_cancel_ && fut_waiter_ && fut_waiter_->cancel(cancel_message_)) must_cancel_ = false;
+}
+// [task_step]
+
+// [task_wait]
+void TaskBase::wait_for(FutureBase& future, std::coroutine_handle<> frame) {
+  resume_point_ = frame;
+  if (&future == &as_future()) {
+    schedule_step(std::make_exception_ptr(RuntimeError("Task cannot await on itself: " + name_)));
+    return;
+  }
+  if (&future.get_loop() != loop_) {
+    schedule_step(std::make_exception_ptr(RuntimeError(
+        "Task " + name_ + " got Future " + future.repr() + " attached to a different loop")));
+    return;
+  }
+  fut_waiter_ = Ref<FutureBase>(&future);
+  future.add_done_callback_erased(
+      Callback([this, keep = self_, waited = &future] { wakeup(*waited); }), 0);
+}
+
+// Task.__wakeup: the future is done; the next step sees its outcome.
+void TaskBase::wakeup(FutureBase& future) {
+  std::exception_ptr error;
+  try {
+    error = future.exception();  // marks it retrieved; CancelledError if cancelled
+  } catch (...) {
+    error = std::current_exception();
+  }
+  step(std::move(error));
+}
+
+void TaskBase::yield(std::coroutine_handle<> frame) {
+  resume_point_ = frame;
+  schedule_step(nullptr);
+}
+
+void TaskBase::rethrow_injected() {
+  if (inject_) std::rethrow_exception(std::exchange(inject_, nullptr));
+}
+// [task_wait]
+
+// [task_cancel]
+bool TaskBase::cancel_task(std::string message) {
+  if (as_future().done()) return false;
+  ++num_cancels_requested_;
+  if (fut_waiter_ && fut_waiter_->cancel(message)) return true;  // the wakeup delivers it
+  must_cancel_ = true;  // the next step throws it into the coroutine
+  cancel_message_ = std::move(message);
+  return true;
+}
+
+int TaskBase::uncancel() noexcept {
+  if (num_cancels_requested_ > 0) {
+    --num_cancels_requested_;
+    if (num_cancels_requested_ == 0) must_cancel_ = false;
+  }
+  return num_cancels_requested_;
+}
+// [task_cancel]
+
+// The task is over (or abandoned): off the loop's list, frame destroyed,
+// and the self-reference dropped last, since it may be the last one.
+void TaskBase::forget() noexcept {
+  if (loop_ != nullptr) {
+    if (previous_ != nullptr) {
+      previous_->next_ = next_;
+    } else if (loop_->first_task_ == this) {
+      loop_->first_task_ = next_;
+    }
+    if (next_ != nullptr) next_->previous_ = previous_;
+    previous_ = next_ = nullptr;
+  }
+  if (root_) std::exchange(root_, nullptr).destroy();
+  fut_waiter_.reset();
+  Ref<FutureBase> last = std::move(self_);  // released when this function returns
+}
+
+// [abandon_pending_tasks]
+void abandon_pending_tasks(EventLoop& loop) noexcept {
+  while (TaskBase* task = loop.first_task_) {
+    Ref<FutureBase> keep(&task->as_future());
+    try {
+      loop.call_exception_handler(
+          {.message = "Task was destroyed but it is pending! (task " + task->get_name() + ")"});
+    } catch (...) {  // a failing handler must not stop the cleanup
+    }
+    task->forget();
+  }
+}
+// [abandon_pending_tasks]
+
+std::vector<TaskBase*> all_tasks(EventLoop& loop) {
+  std::vector<TaskBase*> tasks;
+  for (TaskBase* task = loop.first_task_; task != nullptr; task = task->next_)
+    tasks.push_back(task);
+  return tasks;
+}
+
+namespace detail {
+void suspend_task_on(FutureBase& future, std::coroutine_handle<> frame) {
+  TaskBase* task = TaskBase::current();
+  if (task == nullptr) throw RuntimeError("co_await on a Future outside a task");
+  task->wait_for(future, frame);
+}
+void rethrow_injected() {
+  if (TaskBase* task = TaskBase::current()) task->rethrow_injected();
+}
+}  // namespace detail
+
+}  // namespace looplab
