@@ -2,6 +2,9 @@
 
 #include <atomic>
 #include <string>
+#include <variant>
+
+#include "looplab/run.hpp"
 
 namespace looplab {
 
@@ -212,6 +215,33 @@ std::vector<TaskBase*> all_tasks(EventLoop& loop) {
     tasks.push_back(task);
   return tasks;
 }
+
+// [cancel_all_tasks]
+void cancel_all_tasks(EventLoop& loop) {
+  std::vector<Ref<FutureBase>> pending;  // held: a finished task may have no other owner
+  for (TaskBase* task : all_tasks(loop)) pending.emplace_back(&task->as_future());
+  if (pending.empty()) return;
+  std::vector<Future<std::monostate>> finished;
+  for (const Ref<FutureBase>& task : pending) {
+    task->cancel();
+    // Each task's end, as a future of its own: gather() wants one type.
+    Future<std::monostate> done(loop);
+    task->add_done_callback_erased(Callback([done] {
+                                     if (!done.done()) done.set_result(std::monostate{});
+                                   }),
+                                   0);
+    finished.push_back(done);
+  }
+  loop.run_until_complete(gather(loop, std::move(finished)));
+  for (const Ref<FutureBase>& future : pending) {
+    if (future->cancelled()) continue;
+    if (std::exception_ptr error = future->exception()) {
+      loop.call_exception_handler(
+          {.message = "unhandled exception during run() shutdown", .exception = error});
+    }
+  }
+}
+// [cancel_all_tasks]
 
 namespace detail {
 void suspend_task_on(FutureBase& future, std::coroutine_handle<> frame) {

@@ -86,6 +86,13 @@ class InvalidStateError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// Python's TimeoutError (asyncio.TimeoutError since 3.11): a timeout()
+/// scope or wait_for() ran out of time.
+class TimeoutError : public std::runtime_error {
+ public:
+  TimeoutError() : std::runtime_error("TimeoutError") {}
+};
 // [future_errors]
 
 /// "TypeName: message", the way Python prints an exception; used in reports.
