@@ -1,60 +1,48 @@
-// demo.cpp: stage 04 in one page. Run it: build/dev/bin/demo_s04
+// demo.cpp: stage 05 in one page. Run it: build/dev/bin/demo_s05
 //
-// Stage 03's demo, once on every selector this build has: a reader on one
-// end of a socket pair, timers that write to and close the other end. The
-// loop's code is the same for all of them; only the selector changes, and
-// the output shows that what the program sees does not. The clock is
-// virtual, so the output is the same on every machine.
-#include <sys/socket.h>
-#include <unistd.h>
-
+// A future, two done callbacks and a timer that resolves it: the callbacks
+// run one turn after the future completes, never inline, in the order they
+// were added, interleaved with what else is queued. Then sleep() as a
+// future, and run_until_complete(). The clock is virtual, so the output is
+// the same on every machine.
 #include <chrono>
 #include <cstdio>
 #include <string>
 
-#include "looplab/default_selector.hpp"
 #include "looplab/event_loop.hpp"
+#include "looplab/sleep.hpp"
 
 using namespace std::chrono_literals;
 using looplab::EventLoop;
-using looplab::SelectorKind;
+using looplab::Future;
 using looplab::VirtualClock;
 
 // [demo]
-void run_on(SelectorKind kind) {
-  int ends[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, ends) != 0) return;
+int main() {
   VirtualClock clock;
-  EventLoop loop(clock, looplab::make_selector(kind));
-  std::printf("-- %s\n", loop.selector().name());
-  auto say = [&loop](const char* what) {
+  EventLoop loop(clock);
+  auto say = [&loop](const std::string& what) {
     double now = std::chrono::duration<double>(loop.time().time_since_epoch()).count();
-    std::printf("t=%.3f s  %s\n", now, what);
+    std::printf("t=%.3f s  %s\n", now, what.c_str());
   };
 
-  loop.add_reader(ends[0], [&] {
-    char byte = 0;
-    ssize_t n = ::read(ends[0], &byte, 1);
-    say(n == 1 ? "reader: got a byte" : "reader: the other end closed");
-    if (n <= 0) {
-      loop.remove_reader(ends[0]);
-      loop.stop();
-    }
-  });
-  loop.call_later(500ms, [&] {
-    say("timer: writes one byte");
-    (void)::write(ends[1], "x", 1);
-  });
+  Future<int> answer = loop.create_future<int>();
+  answer.add_done_callback(
+      [&](Future<int>& f) { say("callback A sees " + std::to_string(f.result())); });
+  answer.add_done_callback(
+      [&](Future<int>& f) { say("callback B sees " + std::to_string(f.result())); });
   loop.call_later(1s, [&] {
-    say("timer: closes the other end");
-    ::close(ends[1]);
+    say("timer: set_result(42)");
+    answer.set_result(42);
+    loop.call_soon([&] { say("queued after set_result: runs after A and B"); });
+    say("timer: set_result returned; no callback has run yet");
   });
-  loop.run_forever();
-  loop.close();
-  ::close(ends[0]);
-}
+  int result = loop.run_until_complete(answer);
+  say("run_until_complete returned " + std::to_string(result));
 
-int main() {
-  for (SelectorKind kind : looplab::compiled_selectors()) run_on(kind);
+  Future<void> nap = looplab::sleep(loop, 500ms);
+  loop.run_until_complete(nap);
+  say("slept 0.5 s");
+  loop.close();
 }
 // [demo]

@@ -1,60 +1,65 @@
-// demo.cpp: stage 04 in one page. Run it: build/dev/bin/demo_s04
+// demo.cpp: stage 06 in one page. Run it: build/dev/bin/demo_s06
 //
-// Stage 03's demo, once on every selector this build has: a reader on one
-// end of a socket pair, timers that write to and close the other end. The
-// loop's code is the same for all of them; only the selector changes, and
-// the output shows that what the program sees does not. The clock is
-// virtual, so the output is the same on every machine.
-#include <sys/socket.h>
-#include <unistd.h>
-
+// Coroutines and tasks: two tasks that sleep and report, awaited with
+// gather(); a third cancelled while it sleeps, which catches the
+// cancellation to clean up; all under run(), asyncio.run()'s twin. The
+// clock is virtual, so the output is the same on every machine.
 #include <chrono>
 #include <cstdio>
 #include <string>
 
-#include "looplab/default_selector.hpp"
-#include "looplab/event_loop.hpp"
+#include "looplab/gather.hpp"
+#include "looplab/run.hpp"
+#include "looplab/sleep.hpp"
+#include "looplab/task.hpp"
 
 using namespace std::chrono_literals;
-using looplab::EventLoop;
-using looplab::SelectorKind;
-using looplab::VirtualClock;
+using looplab::Coro;
+using looplab::Future;
+using looplab::Task;
 
 // [demo]
-void run_on(SelectorKind kind) {
-  int ends[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, ends) != 0) return;
-  VirtualClock clock;
-  EventLoop loop(clock, looplab::make_selector(kind));
-  std::printf("-- %s\n", loop.selector().name());
-  auto say = [&loop](const char* what) {
-    double now = std::chrono::duration<double>(loop.time().time_since_epoch()).count();
-    std::printf("t=%.3f s  %s\n", now, what);
-  };
+void say(const std::string& what) {
+  double now =
+      std::chrono::duration<double>(looplab::get_running_loop().time().time_since_epoch()).count();
+  std::printf("t=%.3f s  %s\n", now, what.c_str());
+}
 
-  loop.add_reader(ends[0], [&] {
-    char byte = 0;
-    ssize_t n = ::read(ends[0], &byte, 1);
-    say(n == 1 ? "reader: got a byte" : "reader: the other end closed");
-    if (n <= 0) {
-      loop.remove_reader(ends[0]);
-      loop.stop();
-    }
-  });
-  loop.call_later(500ms, [&] {
-    say("timer: writes one byte");
-    (void)::write(ends[1], "x", 1);
-  });
-  loop.call_later(1s, [&] {
-    say("timer: closes the other end");
-    ::close(ends[1]);
-  });
-  loop.run_forever();
-  loop.close();
-  ::close(ends[0]);
+Coro<int> worker(std::string name, std::chrono::milliseconds nap, int value) {
+  say(name + " starts");
+  co_await looplab::sleep(nap);
+  say(name + " is done");
+  co_return value;
+}
+
+Coro<void> sleeper() {
+  try {
+    co_await looplab::sleep(10s);
+  } catch (const looplab::CancelledError& error) {
+    say(std::string("sleeper cancelled: ") + error.what() + "; cleaning up");
+    throw;  // stay cancelled
+  }
+}
+
+Coro<int> main_task() {
+  looplab::EventLoop& loop = looplab::get_running_loop();
+  Task<void> sleeping = looplab::create_task(loop, sleeper());
+  Future<int> slow = looplab::create_task(loop, worker("slow", 2000ms, 2));
+  Future<int> fast = looplab::create_task(loop, worker("fast", 500ms, 1));
+  std::vector<int> results = co_await looplab::gather(loop, slow, fast);
+  say("gather: " + std::to_string(results[0]) + ", " + std::to_string(results[1]));
+  sleeping.cancel("no more sleeping");
+  try {
+    co_await sleeping;
+  } catch (const looplab::CancelledError&) {
+    say("sleeper ended cancelled");
+  }
+  co_return results[0] + results[1];
 }
 
 int main() {
-  for (SelectorKind kind : looplab::compiled_selectors()) run_on(kind);
+  looplab::VirtualClock clock;
+  int total = looplab::run(main_task(), clock);
+  std::printf("run() returned %d\n", total);
 }
 // [demo]
