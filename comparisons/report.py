@@ -22,7 +22,11 @@ What runs, one program at a time (so runs never compete for the cores):
    the latest ``<build-dir>/bin/tcp_echo_server_sNN`` (NN >= 04) with
    ``LOOPLAB_SELECTOR=epoll`` and again with ``io_uring``,
    ``<build-dir>/bin/libuv_echo_server``, and ``comparisons/echo/``'s asyncio
-   Protocol and streams servers under each Python loop of 3.
+   Protocol and streams servers under each Python loop of 3; and the latest
+   ``<build-dir>/bin/tcp_echo_coro_server_sNN`` (NN >= 06, one task per
+   connection) on epoll with 1 and 10 connections, as the workloads
+   ``tcp_echo_coro_1`` and ``_10``, set against asyncio's streams server (its
+   ``tcp_echo_1`` and ``_10`` figures, the same runs, are repeated there).
 
 What is missing (a binary not built, no uvloop) is skipped with a note in the
 report.  A C++ benchmark ``workload/<backend>`` (backend select, poll, epoll,
@@ -101,6 +105,13 @@ NATIVE_PROGRAMS = (("epoll_floor", "epoll_pingpong", "raw epoll floor (C)"),
                    ("libuv", "libuv_pingpong", "libuv {version} (C)"))
 # The looplab echo server runs once per backend, chosen with $LOOPLAB_SELECTOR.
 ECHO_BACKENDS = ("epoll", "io_uring")
+# The coroutine echo server (a task per connection, stage 06 on) runs on epoll,
+# with these connection counts, as the workloads tcp_echo_coro_<C>. Its
+# like-for-like twin is asyncio's streams server, whose tcp_echo_<C> rows are
+# repeated in those tables (see add_streams_rows_to_coro_tables).
+CORO_ECHO_PREFIX = "tcp_echo_coro"
+CORO_ECHO_CONNECTIONS = (1, 10)
+FIRST_TASK_STAGE = 6
 # The Python echo servers (comparisons/echo/): (id suffix, script, label suffix).
 PYTHON_ECHO_SERVERS = (("protocol", "asyncio_protocol_server.py", "Protocol server"),
                        ("streams", "asyncio_streams_server.py", "streams server"))
@@ -296,14 +307,17 @@ class EchoServer:
     command: List[str]      # prints "PORT n" once listening; --port 0 is in it
     env: Optional[Dict[str, str]] = None
     skip: Optional[Callable[[Results], Optional[str]]] = None
+    prefix: Optional[str] = None            # tcp_echo.py --prefix (default tcp_echo)
+    connections: Optional[Tuple[int, ...]] = None  # tcp_echo.py --connections
 
 
-def latest_echo_server(build_dir: Path) -> Optional[Tuple[int, Path]]:
-    """(stage, binary) of the latest tcp_echo_server_sNN, NN >= 04, if any was built."""
+def latest_echo_server(build_dir: Path, name: str = "tcp_echo_server",
+                       first_stage: int = FIRST_POLLER_STAGE) -> Optional[Tuple[int, Path]]:
+    """(stage, binary) of the latest <name>_sNN, NN >= first_stage, if any was built."""
     found = []
-    for path in (build_dir / "bin").glob("tcp_echo_server_s[0-9][0-9]"):
+    for path in (build_dir / "bin").glob(f"{name}_s[0-9][0-9]"):
         stage = int(path.name[-2:])
-        if stage >= FIRST_POLLER_STAGE and path.is_file() and os.access(path, os.X_OK):
+        if stage >= first_stage and path.is_file() and os.access(path, os.X_OK):
             found.append((stage, path))
     return max(found) if found else None
 
@@ -350,6 +364,24 @@ def echo_servers(build_dir: Path, python_impls: List[Implementation],
                 impl, f"tcp_echo {binary.name} {backend}", [str(binary), "--port", "0"],
                 env={"LOOPLAB_SELECTOR": backend},
                 skip=backend_measured(stage_impl.id, backend, f"c++ bench_s{stage:02d}")))
+    coro = latest_echo_server(build_dir, "tcp_echo_coro_server", FIRST_TASK_STAGE)
+    if coro is None:
+        if looplab is not None and looplab[0] >= FIRST_TASK_STAGE:
+            results.warnings.append(f"No {build_dir / 'bin'}/tcp_echo_coro_server_sNN (stage "
+                                    f"{FIRST_TASK_STAGE:02d} on): {CORO_ECHO_PREFIX} was not "
+                                    "measured.")
+    else:
+        stage, binary = coro
+        # Its own id (not a stage or backend row), compared with asyncio's streams
+        # server, which is written the same way: a task per connection.
+        impl = Implementation(f"looplab_s{stage:02d}_coro",
+                              f"looplab stage {stage:02d}, coroutine server (epoll)", "looplab",
+                              baseline="cpython_asyncio_streams", stage=stage, backend="epoll",
+                              program=str(binary))
+        servers.append(EchoServer(
+            impl, f"tcp_echo {binary.name} epoll", [str(binary), "--port", "0"],
+            env={"LOOPLAB_SELECTOR": "epoll"}, prefix=CORO_ECHO_PREFIX,
+            connections=CORO_ECHO_CONNECTIONS))
     libuv_server = find_program(build_dir, "libuv_echo_server")
     if libuv_server is None:
         results.warnings.append(f"No {build_dir / 'bin' / 'libuv_echo_server'}: libuv was not "
@@ -412,6 +444,10 @@ def plan_tcp_jobs(servers: List[EchoServer], client: Path, raw_dir: Path,
                    "--name", server.impl.id]
         if quick:
             command.append("--quick")
+        if server.prefix:
+            command += ["--prefix", server.prefix]
+        if server.connections:
+            command += ["--connections", ",".join(str(c) for c in server.connections)]
         command += ["--", *server.command]
         jobs.append(Job(server.impl, server.title, command, raw, TCP_TIMEOUT_S,
                         role="tcp_echo", env=server.env, skip=server.skip))
@@ -692,6 +728,23 @@ def record_tcp_echo(job: Job, outcome: Outcome, results: Results) -> List[str]:
         results.record(workload, job.impl, wall)
         results.workloads[workload].group = "tcp_echo"
     return [f"{key}: {message}" for key, message in sorted(outcome.errors.items())]
+
+
+def add_streams_rows_to_coro_tables(results: Results) -> None:
+    """Repeat asyncio's streams-server rows of tcp_echo_<C> in tcp_echo_coro_<C>.
+
+    looplab's coroutine server is measured as tcp_echo_coro_<C>; its twin,
+    asyncio's streams server, was measured as tcp_echo_<C> by the same driver
+    with the same client and request counts, so those figures are set beside
+    it rather than measured twice."""
+    for workload in list(results.tcp):
+        if not workload.startswith(f"{CORO_ECHO_PREFIX}_"):
+            continue
+        source = f"tcp_echo_{workload[len(CORO_ECHO_PREFIX) + 1:]}"
+        for impl_id, figures in results.tcp.get(source, {}).items():
+            if impl_id.endswith("_streams") and impl_id in results.impls:
+                results.tcp[workload][impl_id] = figures
+                results.record(workload, results.impls[impl_id], figures["ns_per_request"])
 
 
 def progress_text(job: Job, outcome: Outcome) -> str:
@@ -984,10 +1037,18 @@ def cpu_ratio_text(ratio: float) -> str:
     return f"{1 / ratio:.1f}× more CPU"
 
 
-def tcp_baseline(impl: Implementation, figures: Dict[str, dict]) -> Optional[str]:
+def tcp_baseline(impl: Implementation, figures: Dict[str, dict],
+                 workload: str = "") -> Optional[str]:
     """What a tcp_echo row is compared with: its own baseline, except that a row
     compared with "cpython_asyncio" (looplab, native) is compared with asyncio's
-    Protocol server on the newest CPython, the lowest-level asyncio server."""
+    Protocol server on the newest CPython, the lowest-level asyncio server.
+
+    In the tcp_echo_coro_C tables asyncio's streams server on the newest CPython
+    is the baseline: looplab's coroutine server is compared with it, and the
+    other streams rows with their usual baselines (uvloop with asyncio on its
+    own interpreter)."""
+    if workload.startswith(f"{CORO_ECHO_PREFIX}_"):
+        return None if impl.id == "cpython_asyncio_streams" else impl.baseline
     if impl.kind in ("looplab", "native"):
         return "cpython_asyncio_protocol"  # whichever selector the loop itself uses
     if impl.baseline is not None and impl.baseline not in figures \
@@ -1006,7 +1067,7 @@ def tcp_rows(workload: str, results: Results) -> List[Tuple[str, str, str, str, 
             continue
         mine = figures[impl.id]
         cpu = mine.get("server_cpu_ns_per_request")
-        baseline = tcp_baseline(impl, figures)
+        baseline = tcp_baseline(impl, figures, workload)
         base_cpu = figures.get(baseline, {}).get("server_cpu_ns_per_request") if baseline else None
         if baseline is None:
             ratio, against = "1× (baseline)", ""
@@ -1421,6 +1482,12 @@ TCP_ECHO_TEXT = [
     "with asyncio's Protocol server on the newest CPython (the lowest-level asyncio "
     "server), asyncio's streams server with it too, and uvloop with asyncio on its own "
     "interpreter running the same server.",
+    "tcp_echo_coro_C (C = 1, 10): the same measurement of looplab's coroutine server "
+    "(examples/tasks/tcp_echo_coro_server.cpp, stage 06 on, on epoll): a task per "
+    "connection awaiting loop.sock_recv and loop.sock_sendall, which register and remove "
+    "the socket's reader at each wait, as asyncio's loop.sock_* do. It is compared with "
+    "asyncio's streams server (a task per connection too, over a transport); the streams "
+    "rows are the same runs as in tcp_echo_C.",
 ]
 
 FD_SCALING_TEXT = (
@@ -1597,9 +1664,10 @@ def tcp_echo_markdown(report: Report) -> List[str]:
 
 
 def tcp_workload_order(workload: str):
-    """tcp_echo_1, tcp_echo_10, tcp_echo_100: by connection count."""
-    count = workload.rsplit("_", 1)[-1]
-    return (int(count), workload) if count.isdigit() else (1 << 30, workload)
+    """tcp_echo_1, tcp_echo_10, tcp_echo_100, then tcp_echo_coro_1, _10: by
+    server style, then connection count."""
+    prefix, _, count = workload.rpartition("_")
+    return (prefix != "tcp_echo", prefix, int(count) if count.isdigit() else 1 << 30, workload)
 
 
 def problem_lines_markdown(report: Report) -> List[str]:
@@ -1761,7 +1829,8 @@ def write_summaries(results: Results, out_dir: Path, targets: List[Target] = ())
         for impl_id, series in results.fd_scaling.items()}
     summary["_tcp_echo"] = {
         workload: {impl_id: {**{name: round(value, 3) for name, value in figures.items()},
-                             "compared_with": tcp_baseline(results.impls[impl_id], by_impl)}
+                             "compared_with": tcp_baseline(results.impls[impl_id], by_impl,
+                                                           workload)}
                    for impl_id, figures in by_impl.items()}
         for workload, by_impl in results.tcp.items()}
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
@@ -1852,6 +1921,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                              args.quick, args.repetitions, results)
 
     run_all(jobs + tcp_jobs, results)
+    add_streams_rows_to_coro_tables(results)
     sort_implementations(results)
     merge_raw_per_implementation(raw_dir, results)
     results.warnings += cpp_context_warnings(raw_dir)

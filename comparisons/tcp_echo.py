@@ -3,7 +3,7 @@
 
     tcp_echo.py --client PATH/echo_client --out FILE [--name NAME]
                 [--quick | --smoke] [--repetitions N] [--connections 1,10,100]
-                [--pin same|split|none] -- SERVER COMMAND...
+                [--pin same|split|none] [--prefix tcp_echo] -- SERVER COMMAND...
 
 The server command must print ``PORT <n>`` as its first stdout line once it
 listens on 127.0.0.1, serve until SIGTERM and then exit 0 (the servers in
@@ -11,7 +11,9 @@ listens on 127.0.0.1, serve until SIGTERM and then exit 0 (the servers in
 connection count C, ``echo_client`` keeps C connections busy with 100-byte
 messages, each sent once the previous echo on its connection has fully come
 back. The output is Google Benchmark JSON (the shape of
-``comparisons/asyncio/gbench.py``), one benchmark ``tcp_echo_<C>`` per count:
+``comparisons/asyncio/gbench.py``), one benchmark ``tcp_echo_<C>`` per count
+(``<prefix>_<C>`` with ``--prefix``: the report runs looplab's coroutine
+server with ``--prefix tcp_echo_coro``):
 
 * ``real_time``: wall ns per request over the timed requests (1 / throughput;
   with C > 1 it is not the latency of one request);
@@ -437,7 +439,7 @@ def measure(args: argparse.Namespace, command: List[str]) -> List[dict]:
         requests, warmup = request_counts(connections, args.mode)
         requests = args.requests or requests
         warmup = warmup if args.warmup_requests is None else args.warmup_requests
-        name = f"tcp_echo_{connections}"
+        name = f"{args.prefix}_{connections}"
         # A fresh server for each connection count: every count starts from
         # the same state (no memory, caches or connection bookkeeping left by
         # an earlier count), and a crash is pinned to one count. One untimed
@@ -478,7 +480,7 @@ def context(args: argparse.Namespace, command: List[str]) -> dict:
         "server": args.name,
         "server_command": command,
         "client": str(Path(args.client).resolve()),
-        "workload": "tcp_echo",
+        "workload": args.prefix,
         "message_size": args.message_size,
         "mode": args.mode,
         "server_cpu_clock": CPU_CLOCK,
@@ -523,6 +525,8 @@ def parse_args(argv: List[str]) -> Tuple[argparse.Namespace, List[str]]:
     parser.add_argument("--warmup-requests", type=int, default=None,
                         help="untimed requests before them (default: by count and mode)")
     parser.add_argument("--message-size", type=int, default=100, help="bytes (default 100)")
+    parser.add_argument("--prefix", default="tcp_echo",
+                        help="the benchmarks' names are PREFIX_<connections> (default tcp_echo)")
     parser.add_argument("--pin", choices=("same", "split", "none"), default="same",
                         help="CPU placement: server and client on one CPU (same, the default), "
                              "on two (split), or wherever the scheduler puts them (none)")

@@ -17,10 +17,17 @@ exact, so equal deadlines are exactly equal, as they are on the C++ side.
 The loop's clock resolution stays 1e-9 units, so a timer is due exactly when
 ``when <= time()``, as on looplab's VirtualClock (1 ns resolution).
 
+From stage 05 programs also make futures, and from stage 06 tasks: a task's
+body is a coroutine whose awaits (sleep, await_future, await_task, wait_for,
+shield, timeout regions) are ops of their own (tests/differential/README.md,
+"Stages 05 and 06").
+
 Only the standard library; runs under CPython 3.12 or later.
 """
+import asyncio
 import socket
 import sys
+import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scenarios"))
@@ -42,8 +49,39 @@ OPS = {
     "reader": (2, True, 3),  # reader ID P
     "write": (2, False, 3),  # write P BYTES
     "remove_reader": (1, False, 3),  # remove_reader P
+    # Stage 05: futures (README.md, "Stages 05 and 06").
+    "future": (1, False, 5),  # future F          loop.create_future(), replaces an older F
+    "resolve": (2, False, 5),  # resolve F VALUE   F.set_result(VALUE)
+    "fail": (1, False, 5),  # fail F            F.set_exception(ValueError("fF"))
+    "cancel_future": (2, False, 5),  # cancel_future F MSG   F.cancel(MSG or None), prints the bool
+    "done_cb": (2, True, 5),  # done_cb ID F      F.add_done_callback(callback ID)
+    "remove_cb": (2, False, 5),  # remove_cb ID F    F.remove_done_callback(callback ID), prints N
+    "run_until": (1, False, 5),  # run_until F       top level: loop.run_until_complete(F)
+    # Stage 06: tasks; the awaits and catch_cancel go in a task's body (or a timeout region) only.
+    "task": (1, True, 6),  # task T            loop.create_task(body of T)
+    "sleep": (1, False, 6),  # sleep MS          await asyncio.sleep(MS)
+    "await_future": (1, False, 6),  # await_future F    await F
+    "await_task": (1, False, 6),  # await_task T      await T
+    "catch_cancel": (0, False, 6),  # catch_cancel      from here on, swallow CancelledError
+    "cancel_task": (2, False, 6),  # cancel_task T MSG T.cancel(MSG or None), prints the bool
+    "cancelling": (1, False, 6),  # cancelling T      prints T.cancelling()
+    "uncancel": (1, False, 6),  # uncancel T        prints T.uncancel()
+    "current": (0, False, 6),  # current           prints asyncio.current_task()'s id, or None
+    "run_until_task": (1, False, 6),  # run_until_task T  top level: loop.run_until_complete(T)
+    "wait_for": (2, False, 6),  # wait_for F MS     await asyncio.wait_for(F, MS)
+    "shield": (1, False, 6),  # shield F          await asyncio.shield(F)
+    "timeout": (2, True, 6),  # timeout ID MS     async with asyncio.timeout(MS): its body
 }
 SCHEDULING = ("soon", "later", "at")
+# Ops that only a task's body (or a timeout region in it) may hold, and ops
+# that only the top level may.
+AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout")
+TASK_ONLY = AWAITS + ("catch_cancel",)
+TOP_ONLY = ("run_until", "run_until_task")
+# The ops of stages 05 and 06: a program with any of them gets the sentinel of latest_deadline().
+FUTURE_KINDS = frozenset(kind for kind, spec in OPS.items() if spec[2] >= 5)
+# The end of a program gives the tasks still pending at most this many turns to finish.
+CLEANUP_TURNS = 10
 
 
 class ProgramError(Exception):
@@ -62,7 +100,7 @@ class Op:
 def parse(lines):
     """The top-level ops of a program; a body is indented two spaces deeper."""
     top = []
-    stack = [(-1, top)]  # (indent of the owner, its body)
+    stack = [(-1, top, None)]  # (indent of the owner, its body, its kind)
     for number, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].rstrip()
         if not text.strip():
@@ -81,21 +119,54 @@ def parse(lines):
             raise ProgramError(f"line {number}: {kind} takes {count} operand(s)")
         while indent <= stack[-1][0]:
             stack.pop()
-        owner_indent, body = stack[-1]
+        owner_indent, body, owner = stack[-1]
         if indent != owner_indent + 2 and not (owner_indent == -1 and indent == 0):
             raise ProgramError(f"line {number}: bad indentation")
         if kind == "raise" and owner_indent == -1:
             raise ProgramError(f"line {number}: raise outside a callback")
+        if kind in TASK_ONLY and owner not in ("task", "timeout"):
+            raise ProgramError(f"line {number}: {kind} outside a task's body")
+        if kind in TOP_ONLY and owner_indent != -1:
+            raise ProgramError(f"line {number}: {kind} below the top level")
         op = Op(kind, args)
         body.append(op)
         if OPS[kind][1]:
-            stack.append((indent, op.body))
+            stack.append((indent, op.body, kind))
     return top
 
 
 def latest_deadline(ops):
-    """The latest time any timer of the program can be due: the sentinel goes after it."""
+    """The latest time any timer of the program can be due: the sentinel goes after it.
+
+    With futures or tasks, a wait can end at any time, so the bound is the
+    latest `at` plus every delay, sleep and timeout of the program, each
+    counted as often as it can run (the body of a reader once per write)."""
+    if any(op.kind in FUTURE_KINDS for op in walk(ops)):
+        latest_at, delays = _sum_bound(ops, 1, count_kind(ops, "write"))
+        return latest_at + delays
     return _latest(ops, 0, _latest(ops, 0, -1))
+
+
+def walk(ops):
+    for op in ops:
+        yield op
+        yield from walk(op.body)
+
+
+def _sum_bound(ops, times, writes):
+    latest_at, delays = 0, 0
+    for op in ops:
+        if op.kind == "at":
+            latest_at = max(latest_at, op.args[1])
+        elif op.kind == "later":
+            delays += max(op.args[1], 0) * times
+        elif op.kind == "sleep":
+            delays += max(op.args[0], 0) * times
+        elif op.kind in ("wait_for", "timeout"):
+            delays += max(op.args[1], 0) * times
+        at, more = _sum_bound(op.body, times * writes if op.kind == "reader" else times, writes)
+        latest_at, delays = max(latest_at, at), delays + more
+    return latest_at, delays
 
 
 def _latest(ops, now, reader_at):
@@ -121,6 +192,38 @@ def ms(t):
     return str(int(t)) if t == int(t) else repr(t)
 
 
+def error_text(error):
+    """An exception as the trace prints it: "cancelled" or "cancelled(MSG)",
+    "exception ValueError(MESSAGE)", or "exception TYPE" for any other.
+
+    The message of a cancelled *task* is never printed (await_task, a timeout
+    region, which the task's CancelledError can leave, run_until_task, end):
+    CPython gives it only to the first caller of result() or exception() (the
+    CancelledError that ended the coroutine), later ones get CancelledError()
+    without it, and looplab gives it to every caller (README.md, "Stages 05
+    and 06")."""
+    if isinstance(error, asyncio.CancelledError):
+        message = str(error)
+        return f"cancelled({message})" if message else "cancelled"
+    if type(error) is ValueError:
+        return f"exception ValueError({error.args[0] if error.args else ''})"
+    return f"exception {type(error).__name__}"
+
+
+def outcome(future):
+    """How a done future ended; cancelled without the message (retrieving a
+    task's CancelledError would use up the exception that ended it)."""
+    if future.cancelled():
+        return "cancelled"
+    error = future.exception()
+    return error_text(error) if error is not None else f"value {future.result()}"
+
+
+def message(number):
+    """The message of cancel_future F MSG and cancel_task T MSG: none for 0."""
+    return None if number == 0 else str(number)
+
+
 class Run:
     """One program on one fresh asyncio loop."""
 
@@ -131,6 +234,12 @@ class Run:
         self.handles = {}
         self.pairs = {}  # pair P: (left end, right end)
         self.done = False
+        self.futures = {}  # future F: the latest one made
+        self.every_future = []  # every future made, kept to the end
+        self.done_callbacks = {}  # done_cb ID: the function its latest run added
+        self.tasks = {}  # task T: the latest one made
+        self.every_task = []  # (T, task), every task made, in order
+        self.task_ids = {}  # task -> T
 
     def execute(self, ops, owner):
         for op in ops:
@@ -167,6 +276,134 @@ class Run:
                 else:
                     removed = self.loop.remove_reader(left.fileno())
                     self.out.append(f"remove_reader {number} -> {removed}")
+            elif kind in FUTURE_KINDS:
+                self.execute_future_op(op, owner)
+
+    def execute_future_op(self, op, owner):
+        """The ops of stages 05 and 06. An op on a future or a task not made
+        (yet) does nothing and prints nothing."""
+        kind, args = op.kind, op.args
+        if kind == "future":
+            future = self.loop.create_future()
+            self.futures[args[0]] = future
+            self.every_future.append(future)
+            return
+        if kind == "task":
+            task = self.loop.create_task(self.task_body(op))
+            self.tasks[args[0]] = task
+            self.every_task.append((args[0], task))
+            self.task_ids[task] = args[0]
+            task.add_done_callback(lambda done, id_=args[0]: self.out.append(
+                f"end {id_} t={ms(self.loop.time())} -> {outcome(done)}"))
+            return
+        if kind == "current":
+            task = asyncio.current_task(self.loop)
+            self.out.append(f"current -> {'None' if task is None else self.task_ids[task]}")
+            return
+        if kind in ("cancel_task", "cancelling", "uncancel", "run_until_task"):
+            task = self.tasks.get(args[0])
+            if task is None:
+                return
+            if kind == "cancel_task":
+                self.out.append(f"cancel_task {args[0]} -> {task.cancel(message(args[1]))}")
+            elif kind == "cancelling":
+                self.out.append(f"cancelling {args[0]} -> {task.cancelling()}")
+            elif kind == "uncancel":
+                self.out.append(f"uncancel {args[0]} -> {task.uncancel()}")
+            else:
+                self.run_until(f"run_until_task {args[0]}", task)
+            return
+        number = args[1] if kind in ("done_cb", "remove_cb") else args[0]
+        future = self.futures.get(number)
+        if future is None:
+            return
+        if kind in ("resolve", "fail"):
+            try:
+                if kind == "resolve":
+                    future.set_result(args[1])
+                else:
+                    future.set_exception(ValueError(f"f{number}"))
+            except asyncio.InvalidStateError:
+                self.out.append(f"{kind} {number} -> InvalidStateError")
+        elif kind == "cancel_future":
+            self.out.append(f"cancel_future {number} -> {future.cancel(message(args[1]))}")
+        elif kind == "done_cb":
+            def callback(done, op=op):
+                self.out.append(f"done {op.args[0]} {op.args[1]} t={ms(self.loop.time())} "
+                                f"-> {outcome(done)}")
+                self.execute(op.body, op.args[0])
+            self.done_callbacks[args[0]] = callback
+            future.add_done_callback(callback)
+        elif kind == "remove_cb":
+            callback = self.done_callbacks.get(args[0])
+            count = 0 if callback is None else future.remove_done_callback(callback)
+            self.out.append(f"remove_cb {args[0]} {number} -> {count}")
+        elif kind == "run_until":
+            self.run_until(f"run_until {number}", future)
+
+    def run_until(self, what, future):
+        try:
+            value = self.loop.run_until_complete(future)
+        except asyncio.CancelledError as error:
+            text = "cancelled" if isinstance(future, asyncio.Task) else error_text(error)
+        except Exception as error:  # noqa: BLE001 - printed
+            text = error_text(error)
+        else:
+            text = f"value {value}"
+        self.out.append(f"{what} t={ms(self.loop.time())} -> {text}")
+
+    async def task_body(self, op):
+        """Task T: "start T", then its body (block()); the task's result is T."""
+        self.out.append(f"start {op.args[0]} t={ms(self.loop.time())}")
+        await self.block(op.body, op.args[0], {"catching": False})
+        return op.args[0]
+
+    async def block(self, ops, id_, task):
+        """The body of task `id_` (or of a timeout region in it): its ops in
+        order. An await prints what it got; an exception other than
+        CancelledError is printed and the body goes on; a CancelledError ends
+        the task unless a catch_cancel of the task came first."""
+        for child in ops:
+            kind = child.kind
+            if kind == "catch_cancel":
+                task["catching"] = True
+                continue
+            if kind not in AWAITS:
+                self.execute([child], id_)
+                continue
+            what = " ".join([kind, *map(str, child.args)])
+            if kind == "sleep":
+                awaitable = asyncio.sleep(float(child.args[0]))
+            elif kind == "timeout":
+                awaitable = self.limited(child, id_, task)
+            else:
+                table = self.tasks if kind == "await_task" else self.futures
+                awaitable = table.get(child.args[0])
+                if awaitable is None:
+                    continue
+                if kind == "shield":
+                    awaitable = asyncio.shield(awaitable)
+                elif kind == "wait_for":
+                    awaitable = asyncio.wait_for(awaitable, float(child.args[1]))
+            try:
+                value = await awaitable
+            except asyncio.CancelledError as error:
+                # No message where a task's CancelledError can come out (see error_text)
+                text = "cancelled" if kind in ("await_task", "timeout") else error_text(error)
+                self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
+                if not task["catching"]:
+                    raise
+                continue
+            except Exception as error:  # noqa: BLE001 - printed
+                text = error_text(error)
+            else:
+                text = "done" if kind in ("sleep", "timeout") else f"value {value}"
+            self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
+
+    async def limited(self, op, id_, task):
+        """timeout ID MS: its body, under asyncio.timeout(MS)."""
+        async with asyncio.timeout(float(op.args[1])):
+            await self.block(op.body, id_, task)
 
     def callback(self, op):
         self.out.append(f"run {op.args[0]} t={ms(self.loop.time())}")
@@ -188,11 +425,39 @@ class Run:
 
     def handler(self, loop, context):
         exception = context.get("exception")
+        if exception is None and context.get("message", "").startswith("Task was destroyed"):
+            return  # a task still pending at the end: when Python collects it is not comparable
         self.out.append(f"handler {exception.args[0] if exception is not None else '?'}")
 
     def sentinel(self):
         self.done = True
         self.loop.stop()
+
+    def cleanup(self):
+        """The tasks still pending are cancelled, in the order they were made,
+        and get up to CLEANUP_TURNS turns (no time passes) to finish."""
+        pending = [(id_, task) for id_, task in self.every_task if not task.done()]
+        for id_, task in pending:
+            self.out.append(f"cleanup {id_}")
+            task.cancel()
+        for _ in range(CLEANUP_TURNS):
+            if all(task.done() for _, task in pending):
+                break
+            self.loop.stop()
+            self.loop.run_forever()
+
+    def finish_futures(self):
+        """At the end, after the last line of the trace: every exception is
+        retrieved, so none is reported as never retrieved (Python would report
+        it whenever it collects the future); every future still pending is
+        cancelled, as the C++ side does to break shield()'s reference cycles
+        (its callbacks are queued, and dropped by close())."""
+        for future in self.every_future:
+            if not future.done():
+                future.cancel()
+        for future in self.every_future + [task for _, task in self.every_task]:
+            if future.done() and not future.cancelled():
+                future.exception()
 
     def run(self):
         loop = self.loop
@@ -208,9 +473,11 @@ class Run:
                 if stops < 0:
                     self.out.append("driver: run_forever returned more often than stop() was called")
                     break
+            self.cleanup()
         except Exception as error:  # noqa: BLE001 - reported in the trace
             self.out.append(f"driver: {type(error).__name__}: {error}")
         finally:
+            self.finish_futures()
             for left, right in self.pairs.values():
                 loop.remove_reader(left.fileno())
                 left.close()
@@ -241,6 +508,9 @@ def run_program(lines):
 
 
 def main():
+    # A task made too late to start (the loop stopped for good first): its
+    # coroutine is never awaited, which is part of the program, not news.
+    warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
     lines = []
     for line in sys.stdin:
         line = line.rstrip("\n")

@@ -31,7 +31,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 TWIN = ROOT / "comparisons" / "differential" / "interpreter.py"
@@ -74,8 +74,39 @@ OP_SPECS: Dict[str, OpSpec] = {
     "reader": OpSpec(2, True, 3),  # reader ID P      add_reader on P's left end: drain, then body
     "write": OpSpec(2, False, 3),  # write P BYTES    BYTES bytes into P's right end
     "remove_reader": OpSpec(1, False, 3),  # remove_reader P   prints its result
+    # Stage 05: futures (README.md, "Stages 05 and 06").
+    "future": OpSpec(1, False, 5),  # future F         loop.create_future() (replaces an older F)
+    "resolve": OpSpec(2, False, 5),  # resolve F VALUE  F.set_result(VALUE)
+    "fail": OpSpec(1, False, 5),  # fail F           F.set_exception(ValueError("fF"))
+    "cancel_future": OpSpec(2, False, 5),  # cancel_future F MSG   F.cancel(), MSG 0: no message
+    "done_cb": OpSpec(2, True, 5),  # done_cb ID F     F.add_done_callback(callback ID)
+    "remove_cb": OpSpec(2, False, 5),  # remove_cb ID F   F.remove_done_callback(callback ID)
+    "run_until": OpSpec(1, False, 5),  # run_until F      top level: loop.run_until_complete(F)
+    # Stage 06: tasks. The awaits and catch_cancel go in a task's body only.
+    "task": OpSpec(1, True, 6),  # task T           loop.create_task(coroutine: T's body)
+    "sleep": OpSpec(1, False, 6),  # sleep MS         await asyncio.sleep(MS)
+    "await_future": OpSpec(1, False, 6),  # await_future F   await F
+    "await_task": OpSpec(1, False, 6),  # await_task T     await T
+    "catch_cancel": OpSpec(0, False, 6),  # catch_cancel     from here on, swallow CancelledError
+    "cancel_task": OpSpec(2, False, 6),  # cancel_task T MSG   T.cancel(), MSG 0: no message
+    "cancelling": OpSpec(1, False, 6),  # cancelling T     T.cancelling()
+    "uncancel": OpSpec(1, False, 6),  # uncancel T       T.uncancel()
+    "current": OpSpec(0, False, 6),  # current          asyncio.current_task()
+    "run_until_task": OpSpec(1, False, 6),  # run_until_task T   top level: run_until_complete(T)
+    "wait_for": OpSpec(2, False, 6),  # wait_for F MS    await asyncio.wait_for(F, MS)
+    "shield": OpSpec(1, False, 6),  # shield F         await asyncio.shield(F)
+    "timeout": OpSpec(2, True, 6),  # timeout ID MS    async with asyncio.timeout(MS): its body
 }
 SCHEDULING = ("soon", "later", "at")
+# The ops of stages 05 and 06: their programs get another sentinel (latest_deadline())
+# and no scenario twins.
+FUTURE_KINDS = frozenset(kind for kind, spec in OP_SPECS.items() if spec.since >= 5)
+# Ops whose first operand names a callback or a task (a done callback's id, a
+# task's id): renumbered() keeps them in step with the ops that make them.
+REFERS_TO_ID = ("cancel", "remove_cb", "await_task", "cancel_task", "cancelling", "uncancel",
+                "run_until_task")
+# What a task's body awaits (each prints what it got).
+AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout")
 
 
 class Op:
@@ -186,7 +217,11 @@ class Generator:
     # How often each kind is picked where any op may go (raise is added separately:
     # it ends a callback's body).
     WEIGHTS = {"soon": 20, "later": 30, "at": 20, "cancel": 20, "stop": 5,
-               "reader": 8, "write": 25, "remove_reader": 4}  # the last three: I/O programs only
+               "reader": 8, "write": 25, "remove_reader": 4,  # these three: I/O programs only
+               # future programs only (stage 05 on; the last five from stage 06)
+               "future": 2, "resolve": 12, "fail": 5, "cancel_future": 6, "done_cb": 12,
+               "remove_cb": 4, "task": 16, "cancel_task": 10, "cancelling": 3, "uncancel": 4,
+               "current": 2}
 
     def __init__(self, stage: int, seed: int, index: int):
         self.rng = random.Random(f"looplab-difftest:{seed}:{index}")
@@ -194,6 +229,15 @@ class Generator:
         self.next_id = 1
         self.ids: List[int] = []  # callbacks scheduled so far, in program order
         self.pair: Optional[int] = None  # an I/O program's one socketpair
+        self.futures: List[int] = []  # a future program's futures: F 1, 2, ...
+        self.done_callbacks: List[Tuple[int, int]] = []  # (ID, F) of the done_cb ops so far
+        self.tasks: List[int] = []  # the task ops so far
+        # Tasks whose op is complete, body and all (post-order): a task awaits
+        # only these, so no two tasks ever await each other (asyncio would
+        # recurse for ever cancelling them: Task.cancel cancels what it awaits).
+        self.closed_tasks: List[int] = []
+        self.awaits_itself: Set[int] = set()  # tasks with an await_task on themselves
+        self.catching: Set[int] = set()  # tasks with a catch_cancel
 
     def program(self) -> Program:
         rng = self.rng
@@ -211,7 +255,109 @@ class Generator:
             self.width, self.max_depth, self.nest = 4, 3, 0.5
         if "pair" in self.kinds and rng.random() < 0.4:
             return self.io_program()
+        if "future" in self.kinds and rng.random() < 0.75:
+            return self.future_program()
         return tuple(self.ops(depth=0, owner=None))
+
+    def future_program(self) -> Program:
+        """Timers, one to three futures made first, and from stage 06 tasks
+        (one or two at the top level most of the time); sometimes a run_until
+        (or run_until_task) among the top-level ops."""
+        rng = self.rng
+        self.futures = list(range(1, rng.randint(1, 3) + 1))
+        made = [Op("future", (f,)) for f in self.futures]
+        ops = self.ops(depth=0, owner=None)
+        if "task" in self.kinds and rng.random() < 0.7:
+            for _ in range(rng.randint(1, 2)):
+                ops.insert(rng.randint(0, len(ops)), self.task(depth=0, in_reader=False))
+        if rng.random() < 0.25:
+            position = rng.randint(0, len(ops))
+            tasks = [op.id for op in ops[:position] if op.kind == "task"]
+            if tasks and rng.random() < 0.6:
+                ops.insert(position, Op("run_until_task", (rng.choice(tasks),)))
+            else:
+                ops.insert(position, Op("run_until", (self.future_ref(),)))
+        return tuple(made + ops)
+
+    def future_ref(self) -> int:
+        """A future of the program; now and then one never made (ops on it do nothing)."""
+        if self.rng.random() < 0.04:
+            return len(self.futures) + 1
+        return self.rng.choice(self.futures)
+
+    def message(self) -> int:
+        """The MSG of cancel_future and cancel_task: 0 (no message) most of the time."""
+        return 0 if self.rng.random() < 0.6 else self.rng.randint(1, 9)
+
+    def task(self, depth: int, in_reader: bool) -> Op:
+        """task T: a body of awaits and other ops (task_block()), sometimes a
+        catch_cancel first, sometimes a raise at the end."""
+        rng = self.rng
+        self.next_id += 1  # an id, but no handle for cancel to target
+        id_ = self.next_id - 1
+        self.tasks.append(id_)
+        body: List[Op] = []
+        if rng.random() < 0.2:
+            body.append(Op("catch_cancel"))
+            self.catching.add(id_)
+        body += self.task_block(depth, id_, in_reader)
+        if rng.random() < 0.1:
+            body.append(Op("raise"))
+        # A task that awaits itself does so once, and is awaited by no other:
+        # CPython's C Task leaves the flag _asyncio_future_blocking set on it,
+        # so until it ends, any other `await` on it raises RuntimeError("await
+        # wasn't used with future") at once, without a turn (the pure-Python
+        # Task, and looplab, suspend and wait for it, or throw "Task cannot
+        # await on itself" a turn later).
+        if id_ not in self.awaits_itself:
+            self.closed_tasks.append(id_)
+        return Op("task", (id_,), body)
+
+    def task_block(self, depth: int, id_: int, in_reader: bool) -> List[Op]:
+        """The body of task `id_`, or of a timeout region in it: awaits (sleep,
+        await_future, wait_for, shield, await_task, timeout regions),
+        catch_cancel, the task cancelling itself, and other ops."""
+        rng = self.rng
+        body: List[Op] = []
+        for _ in range(rng.randint(0, self.width + 1)):
+            roll = rng.random()
+            if roll < 0.25:
+                body.append(Op("sleep", (self.delay(),)))
+            elif roll < 0.40:
+                body.append(Op("await_future", (self.future_ref(),)))
+            elif roll < 0.46:
+                body.append(Op("wait_for", (self.future_ref(), self.delay())))
+            elif roll < 0.50:
+                body.append(Op("shield", (self.future_ref(),)))
+            elif roll < 0.55 and depth < self.max_depth:
+                self.next_id += 1  # the region's id: no handle, no task
+                region = self.next_id - 1
+                body.append(Op("timeout", (region, self.delay()),
+                               self.task_block(depth + 1, id_, in_reader)))
+            elif roll < 0.65 and self.closed_tasks:
+                # now and then the task itself, once: asyncio's RuntimeError, thrown into it
+                if id_ not in self.awaits_itself and rng.random() < 0.03:
+                    target = id_
+                    self.awaits_itself.add(id_)
+                else:
+                    target = rng.choice(self.closed_tasks)
+                body.append(Op("await_task", (target,)))
+            elif roll < 0.69:
+                body.append(Op("catch_cancel"))
+                self.catching.add(id_)
+            elif roll < 0.74:  # the task cancels itself
+                body.append(Op("cancel_task", (id_, self.message())))
+            else:
+                allowed, weights = self.choices(id_, in_reader)
+                op = self.one(rng.choices(allowed, weights)[0], depth + 1, id_, in_reader)
+                if op is not None:
+                    body.append(op)
+            # A task that swallows CancelledError looks at its counter after an
+            # await, and takes a cancellation back now and then.
+            if (body and body[-1].kind in AWAITS and id_ in self.catching and
+                    rng.random() < 0.4):
+                body.append(Op(rng.choice(("cancelling", "uncancel")), (id_,)))
+        return body
 
     def io_program(self) -> Program:
         """Timers and ONE socketpair: looplab runs the readers of the descriptors
@@ -256,38 +402,78 @@ class Generator:
         return Op(kind, args, body_maker(id_) if body_maker else ())
 
     def cancel_target(self, owner: Optional[int]) -> int:
-        if owner is not None and self.rng.random() < 0.15:
+        if owner is not None and owner not in self.tasks and self.rng.random() < 0.15:
             return owner  # a callback cancelling its own, running handle
         return self.rng.choice(self.ids)
+
+    def choices(self, owner: Optional[int], in_reader: bool) -> Tuple[List[str], List[int]]:
+        """The kinds an op may have here, and their weights."""
+        allowed = [kind for kind in self.WEIGHTS if kind in self.kinds and
+                   (kind not in IO_KINDS or self.pair is not None) and
+                   (kind not in FUTURE_KINDS or self.futures) and
+                   not (kind == "write" and in_reader)]
+        weights = [self.WEIGHTS[kind] if (kind != "stop" or owner) else 2 for kind in allowed]
+        return allowed, weights
 
     def ops(self, depth: int, owner: Optional[int], in_reader: bool = False) -> List[Op]:
         """The top level (owner None) or the body of callback `owner`; `in_reader`:
         inside a reader's body, at any depth (no writes there)."""
         rng = self.rng
-        allowed = [kind for kind in self.WEIGHTS if kind in self.kinds and
-                   (kind not in IO_KINDS or self.pair is not None) and
-                   not (kind == "write" and in_reader)]
-        weights = [self.WEIGHTS[kind] if (kind != "stop" or owner) else 2 for kind in allowed]
+        allowed, weights = self.choices(owner, in_reader)
         body: List[Op] = []
         for _ in range(rng.randint(1 if owner is None else 0, self.width)):
-            kind = rng.choices(allowed, weights)[0]
-            if kind in SCHEDULING:
-                nested = depth < self.max_depth and rng.random() < self.nest
-                body.append(self.scheduled(
-                    kind, (lambda id_: self.ops(depth + 1, id_, in_reader)) if nested else None))
-            elif kind == "cancel" and self.ids:
-                body.append(Op("cancel", (self.cancel_target(owner),)))
-            elif kind == "stop":
-                body.append(Op("stop"))
-            elif kind == "reader":
-                body.append(self.reader(depth))
-            elif kind == "write":
-                body.append(Op("write", (self.pair, rng.randint(1, 64))))
-            elif kind == "remove_reader":
-                body.append(Op("remove_reader", (self.pair,)))
+            op = self.one(rng.choices(allowed, weights)[0], depth, owner, in_reader)
+            if op is not None:
+                body.append(op)
         if owner is not None and "raise" in self.kinds and rng.random() < 0.1:
             body.append(Op("raise"))
         return body
+
+    def one(self, kind: str, depth: int, owner: Optional[int], in_reader: bool) -> Optional[Op]:
+        """One op of `kind` in the body of `owner` (None: the top level); None
+        when there is nothing for it to act on."""
+        rng = self.rng
+        if kind in SCHEDULING:
+            nested = depth < self.max_depth and rng.random() < self.nest
+            return self.scheduled(
+                kind, (lambda id_: self.ops(depth + 1, id_, in_reader)) if nested else None)
+        if kind == "cancel" and self.ids:
+            return Op("cancel", (self.cancel_target(owner),))
+        if kind == "stop":
+            return Op("stop")
+        if kind == "reader":
+            return self.reader(depth)
+        if kind == "write":
+            return Op("write", (self.pair, rng.randint(1, 64)))
+        if kind == "remove_reader":
+            return Op("remove_reader", (self.pair,))
+        # Futures and tasks (future programs only).
+        if kind == "future":
+            return Op("future", (rng.choice(self.futures),))
+        if kind == "resolve":
+            return Op("resolve", (self.future_ref(), rng.randint(0, 99)))
+        if kind == "fail":
+            return Op("fail", (self.future_ref(),))
+        if kind == "cancel_future":
+            return Op("cancel_future", (self.future_ref(), self.message()))
+        if kind == "done_cb":
+            self.next_id += 1  # an id, but no handle for cancel to target
+            id_, future = self.next_id - 1, self.future_ref()
+            self.done_callbacks.append((id_, future))
+            nested = depth < self.max_depth and rng.random() < self.nest
+            body = self.ops(depth + 1, id_, in_reader) if nested else []
+            return Op("done_cb", (id_, future), body)
+        if kind == "remove_cb" and self.done_callbacks:
+            id_, future = rng.choice(self.done_callbacks)
+            return Op("remove_cb", (id_, future if rng.random() < 0.8 else self.future_ref()))
+        if kind == "task" and depth < self.max_depth:
+            return self.task(depth, in_reader)
+        if kind in ("cancel_task", "cancelling", "uncancel") and self.tasks:
+            target = rng.choice(self.tasks)
+            return Op(kind, (target, self.message()) if kind == "cancel_task" else (target,))
+        if kind == "current":
+            return Op("current")
+        return None
 
     def heap_program(self) -> Program:
         """A heap at the edges of asyncio's compaction rule (more than 100 timers,
@@ -500,6 +686,12 @@ def value_edits(ops: Program) -> List[Edits]:
     """One time made smaller (0, half, one less), or a timer made a call_soon."""
     reductions: List[Edits] = []
     for path, op in _paths(ops):
+        if op.kind in ("sleep", "wait_for", "timeout"):
+            value = op.args[-1]
+            for smaller in sorted({0, value // 2, value - 1} - {value}, key=abs):
+                if abs(smaller) < abs(value):
+                    reductions.append({path: (Op(op.kind, op.args[:-1] + (smaller,), op.body),)})
+            continue
         if op.kind not in ("later", "at"):
             continue
         value = op.args[1]
@@ -526,12 +718,14 @@ def combined(reductions: List[Edits]) -> Edits:
 
 def cost(ops: Program) -> Tuple[int, int, int]:
     """Smaller is simpler: fewer ops, then smaller times, then fewer timers."""
-    return (size(ops), sum(abs(op.args[1]) for op in walk(ops) if op.kind in ("later", "at")),
+    waits = ("later", "at", "sleep", "wait_for", "timeout")
+    return (size(ops), sum(abs(op.args[-1]) for op in walk(ops) if op.kind in waits),
             sum(1 for op in walk(ops) if op.kind in ("later", "at")))
 
 
 def renumbered(ops: Program) -> Program:
-    """Callback ids 1, 2, 3, ... in program order (cancel targets follow)."""
+    """Callback and task ids 1, 2, 3, ... in program order (the ops that name
+    them follow; futures keep their numbers)."""
     mapping: Dict[int, int] = {}
     for op in walk(ops):
         if OP_SPECS[op.kind].has_body:
@@ -539,7 +733,7 @@ def renumbered(ops: Program) -> Program:
 
     def redo(op: Op) -> Op:
         args = op.args
-        if OP_SPECS[op.kind].has_body or op.kind == "cancel":
+        if OP_SPECS[op.kind].has_body or op.kind in REFERS_TO_ID:
             args = (mapping.setdefault(op.id, len(mapping) + 1),) + args[1:]
         return Op(op.kind, args, tuple(redo(child) for child in op.body))
 
@@ -916,9 +1110,12 @@ def report_mismatch(args, tester: Tester, case: Case) -> None:
     name = re.sub(r"\W", "_", f"difftest_{label}").lower()
     cpp = out / f"{name}.cpp"
     py = out / f"{name}.py"
-    cpp.write_text(clang_formatted(cpp_scenario(name, small, theirs, case.origin)))
-    py.write_text(py_scenario(small, case.origin))
-    twin_ok = run_twin(tester.cpython.command[0], py) == theirs
+    # Scenario twins are written for the ops of stages 02 to 04 only.
+    twins = not any(op.kind in FUTURE_KINDS for op in walk(small))
+    if twins:
+        cpp.write_text(clang_formatted(cpp_scenario(name, small, theirs, case.origin)))
+        py.write_text(py_scenario(small, case.origin))
+        twin_ok = run_twin(tester.cpython.command[0], py) == theirs
     group = "io" if any(op.kind in IO_KINDS for op in walk(small)) else "timers"
 
     print(f"\nminimal program ({size(small)} ops, from {size(program)}):\n")
@@ -927,13 +1124,18 @@ def report_mismatch(args, tester: Tester, case: Case) -> None:
     for line in list(difflib.unified_diff(theirs, ours, "CPython", "looplab", lineterm=""))[2:]:
         print(f"  {line}")
     print("\nwritten:")
-    for path in [*paths.values(), cpp, py]:
+    for path in [*paths.values(), *([cpp, py] if twins else [])]:
         print(f"  {_shown(path)}")
-    print(f"\nscenario skeleton, with CPython's trace as its expect lines "
-          f"(save as tests/scenarios/{group}/{name}.cpp, and {_shown(py)} as "
-          f"comparisons/scenarios/{group}/{name}.py; its output "
-          f"{'matches' if twin_ok else 'DOES NOT match'} CPython's trace):\n")
-    print(cpp.read_text())
+    if twins:
+        print(f"\nscenario skeleton, with CPython's trace as its expect lines "
+              f"(save as tests/scenarios/{group}/{name}.cpp, and {_shown(py)} as "
+              f"comparisons/scenarios/{group}/{name}.py; its output "
+              f"{'matches' if twin_ok else 'DOES NOT match'} CPython's trace):\n")
+        print(cpp.read_text())
+    else:
+        print("\n(no scenario twins: the program uses futures or tasks, which the scenario "
+              "writer does not translate; write them by hand from the program and CPython's "
+              "trace)\n")
     print("reproduce:")
     if case.regenerate:
         print(f"  {_command(args, case.regenerate)}")

@@ -11,6 +11,9 @@
 // Every program gets a fresh loop on a fresh virtual clock, and one unit of
 // time is a millisecond. Only the public API is used: the trace is what a user
 // of the loop can observe.
+//
+// From stage 05 programs make futures, and from stage 06 tasks, whose bodies
+// run as coroutines (README.md, "Stages 05 and 06").
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,9 +22,21 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "looplab/event_loop.hpp"
+
+#if LOOPLAB_STAGE >= 5
+#include "looplab/future.hpp"
+#endif
+#if LOOPLAB_STAGE >= 6
+#include "looplab/coro.hpp"
+#include "looplab/gather.hpp"
+#include "looplab/sleep.hpp"
+#include "looplab/task.hpp"
+#include "looplab/timeout.hpp"
+#endif
 
 #if LOOPLAB_STAGE >= 3
 #include <fcntl.h>
@@ -39,12 +54,18 @@ using std::chrono::milliseconds;
 constexpr const char* kDelimiter = "%%";
 
 // One op of a program. Scheduling ops (soon, later, at, reader) carry the id
-// of the callback they schedule and the body it runs; `value` is the delay of
-// `later` and the deadline of `at`, in milliseconds.
+// of the callback they schedule and the body it runs; so do done_cb (a done
+// callback), task (its body is the coroutine's) and timeout (a region of a
+// task's body). The operands, in the order of the program text:
+//   id:    soon/later/at/reader/done_cb/task/timeout: its own id; cancel: its
+//          target; the others: P, F, T or MS (sleep), whichever comes first
+//   value: later: delay; at: deadline; reader: P; write: bytes; resolve: the
+//          value; done_cb, remove_cb: F; cancel_future, cancel_task: the
+//          message (0: none); wait_for, timeout: MS
 struct Op {
   std::string kind;
-  long long id = 0;     // soon/later/at/reader: the callback's id; cancel: its target; else: P
-  long long value = 0;  // later: delay; at: deadline; reader: its pair; write: bytes
+  long long id = 0;
+  long long value = 0;
   std::vector<Op> body;
 };
 
@@ -68,7 +89,36 @@ constexpr OpSpec kOps[] = {
     {"reader", 2, true, 3},          // reader ID P
     {"write", 2, false, 3},          // write P BYTES
     {"remove_reader", 1, false, 3},  // remove_reader P
+    // Stage 05: futures (README.md, "Stages 05 and 06").
+    {"future", 1, false, 5},         // future F
+    {"resolve", 2, false, 5},        // resolve F VALUE
+    {"fail", 1, false, 5},           // fail F
+    {"cancel_future", 2, false, 5},  // cancel_future F MSG
+    {"done_cb", 2, true, 5},         // done_cb ID F
+    {"remove_cb", 2, false, 5},      // remove_cb ID F
+    {"run_until", 1, false, 5},      // run_until F (top level only)
+    // Stage 06: tasks; the awaits and catch_cancel go in a task's body only.
+    {"task", 1, true, 6},             // task T
+    {"sleep", 1, false, 6},           // sleep MS
+    {"await_future", 1, false, 6},    // await_future F
+    {"await_task", 1, false, 6},      // await_task T
+    {"catch_cancel", 0, false, 6},    // catch_cancel
+    {"cancel_task", 2, false, 6},     // cancel_task T MSG
+    {"cancelling", 1, false, 6},      // cancelling T
+    {"uncancel", 1, false, 6},        // uncancel T
+    {"current", 0, false, 6},         // current
+    {"run_until_task", 1, false, 6},  // run_until_task T (top level only)
+    {"wait_for", 2, false, 6},        // wait_for F MS
+    {"shield", 1, false, 6},          // shield F
+    {"timeout", 2, true, 6},          // timeout ID MS (its body: more of the task's body)
 };
+
+// In a task's body, or a timeout region's, only.
+bool task_only(const std::string& kind) {
+  return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
+         kind == "catch_cancel" || kind == "wait_for" || kind == "shield" || kind == "timeout";
+}
+bool top_only(const std::string& kind) { return kind == "run_until" || kind == "run_until_task"; }
 
 const OpSpec* find_op(const std::string& kind) {
   for (const OpSpec& spec : kOps) {
@@ -87,8 +137,9 @@ std::vector<Op> parse(const std::vector<std::string>& lines) {
   struct Level {
     long indent;
     std::vector<Op>* body;
+    std::string kind;  // of the op whose body this is ("" at the top level)
   };
-  std::vector<Level> stack{{-1, &top}};
+  std::vector<Level> stack{{-1, &top, ""}};
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string where = "line " + std::to_string(i + 1) + ": ";
     std::string text = lines[i].substr(0, lines[i].find('#'));
@@ -127,9 +178,14 @@ std::vector<Op> parse(const std::vector<std::string>& lines) {
       throw ProgramError(where + "bad indentation");
     }
     if (op.kind == "raise" && owner == -1) throw ProgramError(where + "raise outside a callback");
+    if (task_only(op.kind) && stack.back().kind != "task" && stack.back().kind != "timeout") {
+      throw ProgramError(where + op.kind + " outside a task's body");
+    }
+    if (top_only(op.kind) && owner != -1)
+      throw ProgramError(where + op.kind + " below the top level");
     std::vector<Op>& body = *stack.back().body;
     body.push_back(std::move(op));
-    if (spec->has_body) stack.push_back({indent, &body.back().body});
+    if (spec->has_body) stack.push_back({indent, &body.back().body, body.back().kind});
   }
   return top;
 }
@@ -153,14 +209,45 @@ long long latest_deadline(const std::vector<Op>& ops, long long now, long long r
   return latest;
 }
 
-long long latest_deadline(const std::vector<Op>& ops) {
-  return latest_deadline(ops, 0, latest_deadline(ops, 0, -1));
-}
-
 long long count_kind(const std::vector<Op>& ops, const std::string& kind) {
   long long count = 0;
   for (const Op& op : ops) count += (op.kind == kind ? 1 : 0) + count_kind(op.body, kind);
   return count;
+}
+
+bool uses_futures(const std::vector<Op>& ops) {
+  for (const Op& op : ops) {
+    const OpSpec* spec = find_op(op.kind);
+    if ((spec != nullptr && spec->since >= 5) || uses_futures(op.body)) return true;
+  }
+  return false;
+}
+
+// With futures or tasks a wait can end at any time: the bound is the latest
+// `at` plus every delay, sleep and timeout, each counted as often as it can
+// run (the body of a reader once per write). {latest at, sum of delays}
+std::pair<long long, long long> sum_bound(const std::vector<Op>& ops, long long times,
+                                          long long writes) {
+  long long latest_at = 0;
+  long long delays = 0;
+  for (const Op& op : ops) {
+    if (op.kind == "at") latest_at = std::max(latest_at, op.value);
+    if (op.kind == "later") delays += std::max(op.value, 0LL) * times;
+    if (op.kind == "sleep") delays += std::max(op.id, 0LL) * times;
+    if (op.kind == "wait_for" || op.kind == "timeout") delays += std::max(op.value, 0LL) * times;
+    auto [at, more] = sum_bound(op.body, op.kind == "reader" ? times * writes : times, writes);
+    latest_at = std::max(latest_at, at);
+    delays += more;
+  }
+  return {latest_at, delays};
+}
+
+long long latest_deadline(const std::vector<Op>& ops) {
+  if (uses_futures(ops)) {
+    auto [latest_at, delays] = sum_bound(ops, 1, count_kind(ops, "write"));
+    return latest_at + delays;
+  }
+  return latest_deadline(ops, 0, latest_deadline(ops, 0, -1));
 }
 
 // How many times stop() can be called: a reader runs at most once per write.
@@ -214,6 +301,9 @@ class Run {
     try {
       loop_.set_exception_handler(
           [](looplab::EventLoop&, const looplab::ExceptionContext& context) {
+            // A task still pending at the end: CPython reports it whenever it
+            // collects the task, which is not comparable.
+            if (!context.exception && context.message.starts_with("Task was destroyed")) return;
             line("handler " + message_of(context.exception));
           });
       looplab::Clock::time_point sentinel(milliseconds(latest_deadline(ops_) + 1));
@@ -231,11 +321,17 @@ class Run {
           break;
         }
       }
+#if LOOPLAB_STAGE >= 6
+      cleanup();
+#endif
     } catch (const Watchdog& watchdog) {
       line(std::string("driver: ") + watchdog.what());
     } catch (...) {
       line("driver: " + looplab::describe_exception(std::current_exception()));
     }
+#if LOOPLAB_STAGE >= 5
+    finish_futures();
+#endif
 #if LOOPLAB_STAGE >= 3
     for (auto& [number, ends] : pairs_) {
       loop_.remove_reader(ends[0]);
@@ -277,26 +373,31 @@ class Run {
   // Runs ops in order: the top level before the loop starts (owner 0), or a
   // callback's body when it runs.
   void execute(const std::vector<Op>& ops, long long owner) {
-    for (const Op& op : ops) {
-      if (op.kind == "soon") {
-        handles_[op.id] = loop_.call_soon([this, &op] { callback(op); });
-      } else if (op.kind == "later") {
-        handles_[op.id] = loop_.call_later(milliseconds(op.value), [this, &op] { callback(op); });
-      } else if (op.kind == "at") {
-        looplab::Clock::time_point when(milliseconds(op.value));
-        handles_[op.id] = loop_.call_at(when, [this, &op] { callback(op); });
-      } else if (op.kind == "cancel") {
-        auto found = handles_.find(op.id);
-        if (found != handles_.end()) found->second.cancel();  // not scheduled (yet): no-op
-      } else if (op.kind == "stop") {
-        loop_.stop();
-      } else if (op.kind == "raise") {
-        throw looplab::ValueError(std::to_string(owner));
-      }
-#if LOOPLAB_STAGE >= 3
-      execute_io(op);
-#endif
+    for (const Op& op : ops) execute_one(op, owner);
+  }
+
+  void execute_one(const Op& op, long long owner) {
+    if (op.kind == "soon") {
+      handles_[op.id] = loop_.call_soon([this, &op] { callback(op); });
+    } else if (op.kind == "later") {
+      handles_[op.id] = loop_.call_later(milliseconds(op.value), [this, &op] { callback(op); });
+    } else if (op.kind == "at") {
+      looplab::Clock::time_point when(milliseconds(op.value));
+      handles_[op.id] = loop_.call_at(when, [this, &op] { callback(op); });
+    } else if (op.kind == "cancel") {
+      auto found = handles_.find(op.id);
+      if (found != handles_.end()) found->second.cancel();  // not scheduled (yet): no-op
+    } else if (op.kind == "stop") {
+      loop_.stop();
+    } else if (op.kind == "raise") {
+      throw looplab::ValueError(std::to_string(owner));
     }
+#if LOOPLAB_STAGE >= 3
+    execute_io(op);
+#endif
+#if LOOPLAB_STAGE >= 5
+    execute_future_op(op);
+#endif
   }
 
   void callback(const Op& op) {
@@ -346,6 +447,283 @@ class Run {
   }
 #endif
 
+#if LOOPLAB_STAGE >= 5
+  using Future = looplab::Future<long long>;
+
+  // An exception as the trace prints it: "cancelled" or "cancelled(MSG)",
+  // "exception ValueError(MESSAGE)", or "exception TYPE" for any other. The
+  // message of a cancelled *task* is never printed (await_task, a timeout
+  // region, which the task's CancelledError can leave, run_until_task, end):
+  // CPython gives it only to the first caller of result() or exception(),
+  // looplab to every caller (README.md, "Stages 05 and 06").
+  static std::string error_text(const std::exception_ptr& error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const looplab::CancelledError& cancelled) {
+      return cancelled.message().empty() ? "cancelled" : "cancelled(" + cancelled.message() + ")";
+    } catch (const looplab::ValueError& value_error) {
+      return std::string("exception ValueError(") + value_error.what() + ")";
+    } catch (const looplab::InvalidStateError&) {
+      return "exception InvalidStateError";
+    } catch (const looplab::RuntimeError&) {
+      return "exception RuntimeError";
+#if LOOPLAB_STAGE >= 6
+    } catch (const looplab::TimeoutError&) {
+      return "exception TimeoutError";
+#endif
+    } catch (...) {
+      return "exception " + looplab::describe_exception(std::current_exception());
+    }
+  }
+
+  // How a done future ended; cancelled without the message (CPython's task
+  // would use up the exception that ended it).
+  static std::string outcome(const Future& future) {
+    if (future.cancelled()) return "cancelled";
+    if (std::exception_ptr error = future.exception()) return error_text(error);
+    return "value " + std::to_string(future.result());
+  }
+
+  // cancel_future F MSG, cancel_task T MSG: no message for 0.
+  static std::string message(long long number) { return number == 0 ? "" : std::to_string(number); }
+
+  // The ops of stages 05 and 06. An op on a future or a task not made (yet)
+  // does nothing and prints nothing.
+  void execute_future_op(const Op& op) {
+    if (op.kind == "future") {
+      Future future = loop_.create_future<long long>();
+      futures_.insert_or_assign(op.id, future);
+      every_future_.push_back(future);
+      return;
+    }
+#if LOOPLAB_STAGE >= 6
+    if (execute_task_op(op)) return;
+#endif
+    if (op.kind != "resolve" && op.kind != "fail" && op.kind != "cancel_future" &&
+        op.kind != "done_cb" && op.kind != "remove_cb" && op.kind != "run_until") {
+      return;
+    }
+    long long number = op.kind == "done_cb" || op.kind == "remove_cb" ? op.value : op.id;
+    auto found = futures_.find(number);
+    if (found == futures_.end()) return;
+    Future future = found->second;
+    std::string f = std::to_string(number);
+    if (op.kind == "resolve" || op.kind == "fail") {
+      try {
+        if (op.kind == "resolve") {
+          future.set_result(op.value);
+        } else {
+          future.set_exception(looplab::ValueError("f" + f));
+        }
+      } catch (const looplab::InvalidStateError&) {
+        line(op.kind + " " + f + " -> InvalidStateError");
+      }
+    } else if (op.kind == "cancel_future") {
+      bool cancelled = future.cancel(message(op.value));
+      line("cancel_future " + f + " -> " + (cancelled ? "True" : "False"));
+    } else if (op.kind == "done_cb") {
+      done_callbacks_[op.id] = future.add_done_callback([this, &op](Future& done) {
+        line("done " + std::to_string(op.id) + " " + std::to_string(op.value) + " t=" + now() +
+             " -> " + outcome(done));
+        execute(op.body, op.id);
+      });
+    } else if (op.kind == "remove_cb") {
+      auto callback = done_callbacks_.find(op.id);
+      std::size_t count =
+          callback == done_callbacks_.end() ? 0 : future.remove_done_callback(callback->second);
+      line("remove_cb " + std::to_string(op.id) + " " + f + " -> " + std::to_string(count));
+    } else if (op.kind == "run_until") {
+      run_until("run_until " + f, future);
+    }
+  }
+
+  // run_until F, run_until_task T (`is_task`: no cancel message, see error_text).
+  void run_until(const std::string& what, const Future& future, bool is_task = false) {
+    std::string text;
+    try {
+      text = "value " + std::to_string(loop_.run_until_complete(future));
+    } catch (const Watchdog&) {
+      throw;
+    } catch (const looplab::CancelledError&) {
+      text = is_task ? "cancelled" : error_text(std::current_exception());
+    } catch (...) {
+      text = error_text(std::current_exception());
+    }
+    line(what + " t=" + now() + " -> " + text);
+  }
+
+  // At the end, after the last line of the trace: every exception is
+  // retrieved, so that none is reported as never retrieved (CPython would
+  // report it whenever it collects the future). And every future still
+  // pending is cancelled, which hands its callbacks to the ready queue, which
+  // close() empties: shield() and gather() leave reference cycles between
+  // the futures they join (inner -> callback -> outer -> callback -> inner),
+  // which only completing a future breaks, and LeakSanitizer would report
+  // them (CPython's garbage collector frees such cycles).
+  void finish_futures() {
+    for (const Future& future : every_future_) {
+      if (!future.done()) {
+        future.cancel();
+      } else if (!future.cancelled()) {
+        (void)future.exception();
+      }
+    }
+#if LOOPLAB_STAGE >= 6
+    for (const auto& [id, task] : every_task_) {
+      if (task.done() && !task.cancelled()) (void)task.exception();
+    }
+#endif
+  }
+#endif
+
+#if LOOPLAB_STAGE >= 6
+  using Task = looplab::Task<long long>;
+
+  // task, cancel_task, cancelling, uncancel, current, run_until_task; false for any other op.
+  bool execute_task_op(const Op& op) {
+    std::string t = std::to_string(op.id);
+    if (op.kind == "task") {
+      Task task = looplab::create_task(loop_, task_body(&op));
+      tasks_.insert_or_assign(op.id, task);
+      every_task_.emplace_back(op.id, task);
+      task_ids_[&task.base()] = op.id;
+      task.add_done_callback(
+          [this, t](Future& done) { line("end " + t + " t=" + now() + " -> " + outcome(done)); });
+      return true;
+    }
+    if (op.kind == "current") {
+      looplab::TaskBase* task = looplab::TaskBase::current();
+      line("current -> " +
+           (task == nullptr ? std::string("None") : std::to_string(task_ids_.at(task))));
+      return true;
+    }
+    if (op.kind != "cancel_task" && op.kind != "cancelling" && op.kind != "uncancel" &&
+        op.kind != "run_until_task") {
+      return false;
+    }
+    auto found = tasks_.find(op.id);
+    if (found == tasks_.end()) return true;
+    Task task = found->second;
+    if (op.kind == "cancel_task") {
+      bool cancelled = task.cancel(message(op.value));
+      line("cancel_task " + t + " -> " + (cancelled ? "True" : "False"));
+    } else if (op.kind == "cancelling") {
+      line("cancelling " + t + " -> " + std::to_string(task.cancelling()));
+    } else if (op.kind == "uncancel") {
+      line("uncancel " + t + " -> " + std::to_string(task.uncancel()));
+    } else {
+      run_until("run_until_task " + t, task, true);
+    }
+    return true;
+  }
+
+  // Task T: "start T", then its body (block()); the task's result is T.
+  looplab::Coro<long long> task_body(const Op* op) {
+    line("start " + std::to_string(op->id) + " t=" + now());
+    bool catching = false;
+    looplab::Coro<void> body = block(&op->body, op->id, &catching);
+    co_await std::move(body);
+    co_return op->id;
+  }
+
+  static bool awaits(const std::string& kind) {
+    return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
+           kind == "wait_for" || kind == "shield" || kind == "timeout";
+  }
+
+  // The body of task `id` (or of a timeout region in it): its ops in order.
+  // An await prints what it got; an exception other than CancelledError is
+  // printed and the body goes on; a CancelledError ends the task unless a
+  // catch_cancel of the task came first. (Everything co_awaited is a named
+  // local: g++ 12 pitfall P1.)
+  looplab::Coro<void> block(const std::vector<Op>* ops, long long id, bool* catching) {
+    std::string t = std::to_string(id);
+    for (const Op& child : *ops) {
+      if (child.kind == "catch_cancel") {
+        *catching = true;
+        continue;
+      }
+      if (!awaits(child.kind)) {
+        execute_one(child, id);
+        continue;
+      }
+      std::string what = child.kind + " " + std::to_string(child.id);
+      if (child.kind == "wait_for" || child.kind == "timeout") {
+        what += " " + std::to_string(child.value);
+      }
+      std::string text;
+      std::exception_ptr cancelled;
+      try {
+        if (child.kind == "sleep") {
+          looplab::SleepAwaiter nap = looplab::sleep(milliseconds(child.id));
+          co_await nap;
+          text = "done";
+        } else if (child.kind == "timeout") {
+          looplab::Coro<void> region = block(&child.body, id, catching);
+          looplab::Coro<void> limited =
+              looplab::timeout(milliseconds(child.value), std::move(region));
+          co_await std::move(limited);
+          text = "done";
+        } else if (child.kind == "await_task") {
+          auto found = tasks_.find(child.id);
+          if (found == tasks_.end()) continue;
+          Task task = found->second;
+          long long value = co_await task;
+          text = "value " + std::to_string(value);
+        } else {
+          auto found = futures_.find(child.id);
+          if (found == futures_.end()) continue;
+          Future future = found->second;
+          long long value = 0;
+          if (child.kind == "await_future") {
+            value = co_await future;
+          } else if (child.kind == "shield") {
+            Future outer = looplab::shield(future);
+            value = co_await outer;
+          } else {
+            looplab::Coro<long long> waiting = looplab::wait_for(future, milliseconds(child.value));
+            value = co_await std::move(waiting);
+          }
+          text = "value " + std::to_string(value);
+        }
+      } catch (const looplab::CancelledError&) {
+        // No message where a task's CancelledError can come out (see error_text).
+        bool from_task = child.kind == "await_task" || child.kind == "timeout";
+        text = from_task ? "cancelled" : error_text(std::current_exception());
+        if (!*catching) cancelled = std::current_exception();
+      } catch (const Watchdog&) {
+        throw;
+      } catch (...) {
+        text = error_text(std::current_exception());
+      }
+      line(t + " " + what + " t=" + now() + " -> " + text);
+      if (cancelled) std::rethrow_exception(cancelled);
+    }
+  }
+
+  // The tasks still pending are cancelled, in the order they were made, and
+  // get up to kCleanupTurns turns (no time passes) to finish.
+  void cleanup() {
+    std::vector<std::pair<long long, Task>> pending;
+    for (const auto& [id, task] : every_task_) {
+      if (!task.done()) pending.emplace_back(id, task);
+    }
+    for (const auto& [id, task] : pending) {
+      line("cleanup " + std::to_string(id));
+      task.cancel();
+    }
+    for (int turn = 0; turn < kCleanupTurns; ++turn) {
+      if (std::all_of(pending.begin(), pending.end(),
+                      [](const auto& entry) { return entry.second.done(); })) {
+        break;
+      }
+      loop_.stop();
+      loop_.run_forever();
+    }
+  }
+  static constexpr int kCleanupTurns = 10;
+#endif
+
   const std::vector<Op>& ops_;
   WatchdogClock clock_;
   looplab::EventLoop loop_{clock_};
@@ -353,6 +731,17 @@ class Run {
   bool done_ = false;
 #if LOOPLAB_STAGE >= 3
   std::map<long long, std::array<int, 2>> pairs_;  // pair P: {left end, right end}
+#endif
+  // Declared after loop_, so destroyed before it: a future must not outlive its loop.
+#if LOOPLAB_STAGE >= 5
+  std::map<long long, Future> futures_;  // future F: the latest one made
+  std::vector<Future> every_future_;     // every future made, kept to the end
+  std::map<long long, looplab::DoneCallbackId> done_callbacks_;  // done_cb ID: its latest add
+#endif
+#if LOOPLAB_STAGE >= 6
+  std::map<long long, Task> tasks_;                     // task T: the latest one made
+  std::vector<std::pair<long long, Task>> every_task_;  // every task made, in order
+  std::map<const looplab::TaskBase*, long long> task_ids_;
 #endif
 };
 

@@ -107,9 +107,14 @@ void EventLoop::run_until_done(FutureBase& future) {
   check_closed();
   if (is_running()) throw RuntimeError("This event loop is already running");
   if (&future.get_loop() != this) {
-    throw ValueError("The future belongs to a different loop than the one running it");
+    // asyncio's words (ensure_future): the loop here is the one run_until_complete() runs.
+    throw ValueError(
+        "The future belongs to a different loop than the one specified as the loop argument");
   }
-  DoneCallbackId stop_when_done = future.add_done_callback_erased(Callback([this] { stop(); }), 0);
+  // An id of its own (the loop's address: one run at a time), so that removing
+  // it leaves the future's other internal callbacks, added with id 0, alone.
+  DoneCallbackId stop_when_done = future.add_done_callback_erased(
+      Callback([this] { stop(); }), reinterpret_cast<DoneCallbackId>(this));
   try {
     run_forever();
   } catch (...) {

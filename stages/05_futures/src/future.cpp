@@ -1,6 +1,7 @@
 #include "looplab/future.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "looplab/event_loop.hpp"
 
@@ -26,8 +27,16 @@ class DoneCallbackHandle final : public HandleState {
 FutureBase::~FutureBase() {
   // [never_retrieved]
   if (state_ == State::kFinished && exception_ && !retrieved_) {
-    loop_->call_exception_handler(
-        {.message = "Future exception was never retrieved", .exception = exception_});
+    try {
+      loop_->call_exception_handler(
+          {.message = "Future exception was never retrieved", .exception = exception_});
+    } catch (...) {
+      // A destructor must not throw: what escapes the handler (SystemExit,
+      // KeyboardInterrupt) is written out and dropped, as CPython drops an
+      // exception raised while a future is finalized ("Exception ignored in").
+      std::fprintf(stderr, "Exception ignored in the report of %s: %s\n", repr().c_str(),
+                   describe_exception(std::current_exception()).c_str());
+    }
   }
   // [never_retrieved]
 }

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <string>
+#include <vector>
 
 #include "looplab/event_loop.hpp"
 
@@ -13,6 +14,17 @@ namespace looplab {
 namespace {
 
 bool would_block(int error) { return error == EAGAIN || error == EWOULDBLOCK || error == EINTR; }
+
+// asyncio checks this in debug mode only: a blocking socket would stop the
+// whole loop inside recv() or send(). A descriptor fcntl() cannot read is
+// left to the system call, which reports it (EBADF).
+void check_non_blocking(bool debug, int fd) {
+  if (!debug) return;
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags != -1 && (flags & O_NONBLOCK) == 0) {
+    throw ValueError("the socket must be non-blocking");
+  }
+}
 
 template <typename T>
 void fail(const Future<T>& future, int error, const std::string& what) {
@@ -43,17 +55,22 @@ void EventLoop::remove_io_when_done(const Future<T>& future, int fd, unsigned ev
 
 // [sock_recv]
 Future<std::string> EventLoop::sock_recv(int fd, std::size_t max_bytes) {
+  check_non_blocking(debug_, fd);
   Future<std::string> future(*this);
   auto try_recv = [fd, max_bytes, future]() {
     if (future.done()) return true;  // cancelled meanwhile
-    std::string data(max_bytes, '\0');
-    ssize_t n = ::recv(fd, data.data(), max_bytes, 0);
+    // Received into a buffer kept for the thread, and copied out at the
+    // size received: a fresh max_bytes string per attempt would be
+    // allocated and zeroed (64 KiB for a typical read) even when the call
+    // would block.
+    thread_local std::vector<char> buffer;
+    if (buffer.size() < max_bytes) buffer.resize(max_bytes);
+    ssize_t n = ::recv(fd, buffer.data(), max_bytes, 0);
     if (n < 0 && would_block(errno)) return false;  // not yet: wait for readiness
     if (n < 0) {
       fail(future, errno, "recv() failed");
     } else {
-      data.resize(static_cast<std::size_t>(n));
-      future.set_result(std::move(data));
+      future.set_result(std::string(buffer.data(), static_cast<std::size_t>(n)));
     }
     return true;
   };
@@ -66,6 +83,7 @@ Future<std::string> EventLoop::sock_recv(int fd, std::size_t max_bytes) {
 
 // [sock_sendall]
 Future<void> EventLoop::sock_sendall(int fd, std::string data) {
+  check_non_blocking(debug_, fd);
   Future<void> future(*this);
   struct Sending {
     std::string data;
@@ -96,6 +114,7 @@ Future<void> EventLoop::sock_sendall(int fd, std::string data) {
 
 // [sock_accept]
 Future<int> EventLoop::sock_accept(int fd) {
+  check_non_blocking(debug_, fd);
   Future<int> future(*this);
   auto try_accept = [fd, future]() {
     if (future.done()) return true;
@@ -117,6 +136,7 @@ Future<int> EventLoop::sock_accept(int fd) {
 
 // [sock_connect]
 Future<void> EventLoop::sock_connect(int fd, const sockaddr* address, socklen_t length) {
+  check_non_blocking(debug_, fd);
   Future<void> future(*this);
   if (::connect(fd, address, length) == 0) {
     future.set_result();

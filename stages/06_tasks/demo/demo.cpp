@@ -15,7 +15,6 @@
 
 using namespace std::chrono_literals;
 using looplab::Coro;
-using looplab::Future;
 using looplab::Task;
 
 // [demo]
@@ -44,8 +43,8 @@ Coro<void> sleeper() {
 Coro<int> main_task() {
   looplab::EventLoop& loop = looplab::get_running_loop();
   Task<void> sleeping = looplab::create_task(loop, sleeper());
-  Future<int> slow = looplab::create_task(loop, worker("slow", 2000ms, 2));
-  Future<int> fast = looplab::create_task(loop, worker("fast", 500ms, 1));
+  Task<int> slow = looplab::create_task(loop, worker("slow", 2000ms, 2));
+  Task<int> fast = looplab::create_task(loop, worker("fast", 500ms, 1));
   std::vector<int> results = co_await looplab::gather(loop, slow, fast);
   say("gather: " + std::to_string(results[0]) + ", " + std::to_string(results[1]));
   sleeping.cancel("no more sleeping");

@@ -39,8 +39,9 @@ bool is_cancelled_error(const std::exception_ptr& error) {
 TaskBase* TaskBase::current() noexcept { return running_task; }
 
 // [task_create]
-TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root)
+TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future)
     : loop_(&loop),
+      future_(&future),
       context_(Context::copy_current()),
       name_("Task-" + std::to_string(++task_counter)),
       root_(root),
@@ -55,7 +56,12 @@ TaskBase::~TaskBase() { forget(); }
 
 void TaskBase::schedule_first_step() {
   self_ = Ref<FutureBase>(&as_future());  // pending: alive even if nobody holds it
-  schedule_step(nullptr);
+  try {
+    schedule_step(nullptr);
+  } catch (...) {  // a closed loop (RuntimeError): no task after all, and no leak
+    forget();
+    throw;
+  }
 }
 
 void TaskBase::schedule_step(std::exception_ptr error) {
@@ -140,13 +146,10 @@ void TaskBase::wait_for(FutureBase& future, std::coroutine_handle<> frame) {
 
 // Task.__wakeup: the future is done; the next step sees its outcome.
 void TaskBase::wakeup(FutureBase& future) {
-  std::exception_ptr error;
-  try {
-    error = future.exception();  // marks it retrieved; CancelledError if cancelled
-  } catch (...) {
-    error = std::current_exception();
-  }
-  step(std::move(error));
+  // Its outcome, without throwing it here: the step throws it into the
+  // coroutine, where `co_await` would have raised it. (exception() marks it
+  // retrieved.)
+  step(future.cancelled() ? future.make_cancelled_error() : future.exception());
 }
 
 void TaskBase::yield(std::coroutine_handle<> frame) {
@@ -195,6 +198,14 @@ void TaskBase::forget() noexcept {
   Ref<FutureBase> last = std::move(self_);  // released when this function returns
 }
 
+void TaskBase::report_never_retrieved(std::exception_ptr error) noexcept {
+  try {
+    loop_->call_exception_handler(
+        {.message = "Task exception was never retrieved", .exception = std::move(error)});
+  } catch (...) {  // a destructor reports; it must not throw
+  }
+}
+
 // [abandon_pending_tasks]
 void abandon_pending_tasks(EventLoop& loop) noexcept {
   while (TaskBase* task = loop.first_task_) {
@@ -205,6 +216,7 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
     } catch (...) {  // a failing handler must not stop the cleanup
     }
     task->forget();
+    task->as_future().forget_callbacks();  // it will never complete
   }
 }
 // [abandon_pending_tasks]

@@ -147,7 +147,8 @@ class EventLoop {
   // socket would block (EAGAIN). Like asyncio, one waiter per descriptor and
   // direction: a second operation of the same kind on a descriptor replaces
   // the first one's reader (or writer), and the first never completes.
-  // The descriptor must be non-blocking.
+  // The descriptor must be non-blocking (in debug mode a blocking one is a
+  // ValueError, as in asyncio).
 
   /// Receives up to `max_bytes`; "" at end of file.
   Future<std::string> sock_recv(int fd, std::size_t max_bytes);

@@ -20,15 +20,19 @@ namespace looplab {
 class SleepState final : public FutureState<void> {
  public:
   using FutureState<void>::FutureState;
-  ~SleepState() override { timer_.cancel(); }
+  ~SleepState() override { cancel_timer(); }
 
   bool cancel(std::string message = {}) override {
-    timer_.cancel();  // the heap drops it lazily, as asyncio's does
+    cancel_timer();  // the heap drops it lazily, as asyncio's does
     return FutureState<void>::cancel(std::move(message));
   }
   void set_timer(TimerHandle timer) { timer_ = std::move(timer); }
 
  private:
+  // No timer yet when call_later() refused the delay or the closed loop.
+  void cancel_timer() noexcept {
+    if (timer_) timer_.cancel();
+  }
   TimerHandle timer_;
 };
 

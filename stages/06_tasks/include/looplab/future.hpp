@@ -71,6 +71,11 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// The exception it finished with (null if it finished with a result).
   /// Throws CancelledError if it was cancelled, InvalidStateError if pending.
   std::exception_ptr exception();
+  /// The CancelledError that waiting on this cancelled future raises
+  /// (asyncio's _make_cancelled_error), without throwing it.
+  std::exception_ptr make_cancelled_error() const {
+    return std::make_exception_ptr(CancelledError(cancel_message_));
+  }
   /// Finishes it with an exception. InvalidStateError if it is done already;
   /// TypeError for a null exception_ptr.
   void set_exception(std::exception_ptr error);
@@ -89,6 +94,11 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// What Task.cancel() does first: an exception it finished with is not
   /// reported as never retrieved (asyncio clears _log_traceback).
   void silence_never_retrieved() noexcept { retrieved_ = true; }
+  /// The exception ~FutureBase() would report as never retrieved (null if
+  /// none): a Task reports it itself, as "Task exception ...".
+  std::exception_ptr unretrieved_exception() const noexcept {
+    return state_ == State::kFinished && !retrieved_ ? exception_ : nullptr;
+  }
   /// For result(): throws what asyncio raises, rethrows a stored exception,
   /// and marks the outcome retrieved.
   void check_result();
@@ -97,6 +107,13 @@ class FutureBase : public RefCounted, public PoolAllocated {
   void require_pending() const;
 
  private:
+  // Closing a loop destroys its pending tasks (task.cpp); their callbacks
+  // can never run then, and are dropped, which breaks the reference cycles
+  // they may be part of (gather's children hold gather's callback, which
+  // holds the children).
+  friend void abandon_pending_tasks(EventLoop& loop) noexcept;
+  void forget_callbacks() noexcept { callbacks_.clear(); }
+
   enum class State : std::uint8_t { kPending, kFinished, kCancelled };
   struct DoneCallback {
     Callback callback;

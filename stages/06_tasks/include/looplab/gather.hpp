@@ -88,51 +88,61 @@ Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
   auto shared = std::make_shared<Shared>(Shared{std::move(children)});
   GatheringState<Result>* gathering = outer.get();
   Future<Result> result(outer);
-  for (Future<T>& child : shared->children) {
-    gathering->add_child(child.state());
-    child.add_done_callback([shared, result, gathering](Future<T>& done) {
-      ++shared->finished;
-      if (result.done()) {  // already failed: just mark this one's error as seen
-        if (!done.cancelled()) done.exception();
+  auto on_child_done = [shared, result, gathering](Future<T>& done) {
+    ++shared->finished;
+    if (result.done()) {  // already failed: just mark this one's error as seen
+      if (!done.cancelled()) done.exception();
+      return;
+    }
+    if constexpr (!kReturnExceptions) {
+      // The first error (or cancellation) ends the outer future at once;
+      // the other children are not cancelled, and go on.
+      if (done.cancelled()) {
+        result.set_exception(cancelled_error_of(done));
         return;
       }
-      if constexpr (!kReturnExceptions) {
-        // The first error (or cancellation) ends the outer future at once;
-        // the other children are not cancelled, and go on.
-        if (done.cancelled()) {
-          result.set_exception(cancelled_error_of(done));
-          return;
-        }
-        if (std::exception_ptr error = done.exception()) {
-          result.set_exception(error);
-          return;
-        }
+      if (std::exception_ptr error = done.exception()) {
+        result.set_exception(error);
+        return;
       }
-      if (shared->finished < shared->children.size()) return;
-      // All done: the results in the order of the arguments.
-      Result values;
-      for (Future<T>& each : shared->children) {
-        if constexpr (kReturnExceptions) {
-          Outcome<T> outcome;
-          if (each.cancelled()) {
-            outcome.exception = cancelled_error_of(each);
-          } else if (std::exception_ptr error = each.exception()) {
-            outcome.exception = error;
-          } else {
-            outcome.value.emplace(each.result());
-          }
-          values.push_back(std::move(outcome));
+    }
+    if (shared->finished < shared->children.size()) return;
+    // All done: the results in the order of the arguments.
+    Result values;
+    for (Future<T>& each : shared->children) {
+      if constexpr (kReturnExceptions) {
+        Outcome<T> outcome;
+        if (each.cancelled()) {
+          outcome.exception = cancelled_error_of(each);
+        } else if (std::exception_ptr error = each.exception()) {
+          outcome.exception = error;
         } else {
-          values.push_back(each.result());
+          outcome.value.emplace(each.result());
         }
-      }
-      if (gathering->cancel_requested()) {
-        result.set_exception(CancelledError(gathering->cancel_message()));
+        values.push_back(std::move(outcome));
       } else {
-        result.set_result(std::move(values));
+        values.push_back(each.result());
       }
-    });
+    }
+    if (gathering->cancel_requested()) {
+      result.set_exception(CancelledError(gathering->cancel_message()));
+    } else {
+      result.set_result(std::move(values));
+    }
+  };
+  std::vector<Future<T>> done_already;
+  for (Future<T>& child : shared->children) {
+    gathering->add_child(child.state());
+    if (child.done()) {
+      done_already.push_back(child);
+    } else {
+      child.add_done_callback(on_child_done);
+    }
   }
+  // Children that are done already are taken into account now, not a turn
+  // later (CPython 3.12+): if all are, the outer is done before gather()
+  // returns, and awaiting it costs no turn.
+  for (Future<T>& child : done_already) on_child_done(child);
   return result;
 }
 // [gather_impl]

@@ -22,15 +22,19 @@ namespace looplab {
 class SleepState final : public FutureState<void> {
  public:
   using FutureState<void>::FutureState;
-  ~SleepState() override { timer_.cancel(); }
+  ~SleepState() override { cancel_timer(); }
 
   bool cancel(std::string message = {}) override {
-    timer_.cancel();  // the heap drops it lazily, as asyncio's does
+    cancel_timer();  // the heap drops it lazily, as asyncio's does
     return FutureState<void>::cancel(std::move(message));
   }
   void set_timer(TimerHandle timer) { timer_ = std::move(timer); }
 
  private:
+  // No timer yet when call_later() refused the delay or the closed loop.
+  void cancel_timer() noexcept {
+    if (timer_) timer_.cancel();
+  }
   TimerHandle timer_;
 };
 
@@ -49,14 +53,20 @@ Future<void> sleep(EventLoop& loop, std::chrono::duration<Rep, Period> delay) {
 // [sleep]
 
 // [sleep_await]
-/// What `co_await sleep(delay)` waits on inside a task: the future of
-/// sleep(loop, delay), or, for a delay of zero or less, nothing at all: the
-/// task yields and runs again in the next turn (asyncio's bare `yield`,
-/// exactly one turn, no timer).
+/// What `co_await sleep(delay)` waits on inside a task, made as
+/// asyncio.sleep() makes it: a plain future, a timer that completes it unless
+/// it was cancelled meanwhile, and, once the task resumes, the timer
+/// cancelled (asyncio.sleep's `finally: h.cancel()`). So a cancelled sleep
+/// leaves its timer in the heap until the task's wakeup, one turn later, as
+/// asyncio's does: when timers are cancelled shapes the heap, and with it the
+/// order of equal deadlines. For a delay of zero or less there is nothing at
+/// all: the task yields and runs again in the next turn (asyncio's bare
+/// `yield`, exactly one turn, no timer).
 class SleepAwaiter {
  public:
   SleepAwaiter() = default;  // yield once
-  explicit SleepAwaiter(Future<void> future) : future_(std::move(future)) {}
+  SleepAwaiter(Future<void> future, TimerHandle timer)
+      : future_(std::move(future)), timer_(std::move(timer)) {}
 
   bool await_ready() const noexcept { return future_ && future_->done(); }
   void await_suspend(std::coroutine_handle<> frame) const {
@@ -69,19 +79,28 @@ class SleepAwaiter {
     }
   }
   void await_resume() const {
+    if (timer_) timer_.cancel();  // finally: h.cancel() (after it ran: nothing)
     detail::rethrow_injected();
     if (future_) future_->result();
   }
 
  private:
   std::optional<Future<void>> future_;
+  TimerHandle timer_;
 };
 
 /// asyncio.sleep(delay), inside a task: `co_await sleep(100ms)`.
 template <typename Rep, typename Period>
 SleepAwaiter sleep(std::chrono::duration<Rep, Period> delay) {
   if (delay <= delay.zero()) return SleepAwaiter();
-  return SleepAwaiter(sleep(get_running_loop(), delay));
+  EventLoop& loop = get_running_loop();
+  Future<void> future = loop.create_future<void>();
+  // The timer holds the future, as asyncio's call_later(delay,
+  // _set_result_unless_cancelled, future) does.
+  TimerHandle timer = loop.call_later(delay, [future] {
+    if (!future.cancelled()) future.set_result();
+  });
+  return SleepAwaiter(std::move(future), std::move(timer));
 }
 // [sleep_await]
 

@@ -56,7 +56,10 @@ class TaskBase {
   /// zero also drops a cancellation not yet delivered (as CPython 3.13 does).
   int uncancel() noexcept;
 
-  virtual FutureBase& as_future() noexcept = 0;
+  /// The task as the Future it is.
+  FutureBase& as_future() const noexcept { return *future_; }
+  /// Task.cancel(msg), for code that holds a TaskBase (current()).
+  bool cancel(std::string message = {}) { return future_->cancel(std::move(message)); }
   EventLoop& get_loop() const noexcept { return *loop_; }
 
   // The awaiters' side (future.hpp, sleep.hpp): the running task suspends.
@@ -69,8 +72,8 @@ class TaskBase {
   void rethrow_injected();
 
  protected:
-  TaskBase(EventLoop& loop, std::coroutine_handle<> root);
-  virtual ~TaskBase();
+  TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future);
+  ~TaskBase();  // never deleted as a TaskBase: a Ref<FutureBase> owns each task
   /// Completes the future from the outermost frame, which has finished; or,
   /// when `thrown_before_start` is set, with that error, for a coroutine
   /// cancelled before its first step (its body never runs).
@@ -80,6 +83,8 @@ class TaskBase {
   bool must_cancel() const noexcept { return must_cancel_; }
   void* root_address() const noexcept { return root_.address(); }
   const std::string& cancel_message() const noexcept { return cancel_message_; }
+  /// "Task exception was never retrieved", to the loop's exception handler.
+  void report_never_retrieved(std::exception_ptr error) noexcept;
 
  private:
   friend void abandon_pending_tasks(EventLoop& loop) noexcept;
@@ -91,6 +96,7 @@ class TaskBase {
   void forget() noexcept;  // at the end: leave the loop's list, destroy the frame
 
   EventLoop* loop_;
+  FutureBase* future_;                   // this task, as a Future (the other base class)
   Context context_;  // every step runs in it
   std::string name_;
   std::coroutine_handle<> root_;          // the outermost frame, owned
@@ -113,12 +119,22 @@ void abandon_pending_tasks(EventLoop& loop) noexcept;
 std::vector<TaskBase*> all_tasks(EventLoop& loop);
 
 // [task_state]
+// The destructor is virtual through FutureBase, which clang-tidy does not
+// see behind the dependent base FutureState<T>.
 template <typename T>
+// NOLINTNEXTLINE(cppcoreguidelines-virtual-class-destructor)
 class TaskState final : public FutureState<T>, public TaskBase {
  public:
-  TaskState(EventLoop& loop, Coro<T> coro) : FutureState<T>(loop), TaskBase(loop, coro.release()) {}
+  TaskState(EventLoop& loop, Coro<T> coro)
+      : FutureState<T>(loop), TaskBase(loop, coro.release(), *this) {}
+  /// Task.__del__: an exception nobody retrieved is reported as the task's.
+  ~TaskState() override {
+    if (std::exception_ptr error = this->unretrieved_exception()) {
+      this->silence_never_retrieved();
+      report_never_retrieved(std::move(error));
+    }
+  }
 
-  FutureBase& as_future() noexcept override { return *this; }
   /// Task.cancel(msg): see the top of this file.
   bool cancel(std::string message = {}) override {
     this->silence_never_retrieved();
@@ -138,17 +154,14 @@ class TaskState final : public FutureState<T>, public TaskBase {
 template <typename T = void>
 class Task : public Future<T> {
  public:
-  explicit Task(Ref<TaskState<T>> state)
-      : Future<T>(Ref<FutureState<T>>(state)), task_(state.get()) {}
+  explicit Task(Ref<TaskState<T>> state) : Future<T>(Ref<FutureState<T>>(std::move(state))) {}
 
-  int cancelling() const noexcept { return task_->cancelling(); }
-  int uncancel() const noexcept { return task_->uncancel(); }
-  const std::string& get_name() const noexcept { return task_->get_name(); }
-  void set_name(std::string name) const { task_->set_name(std::move(name)); }
-  TaskBase& base() const noexcept { return *task_; }
-
- private:
-  TaskState<T>* task_;  // alive as long as the Future part holds it
+  int cancelling() const noexcept { return base().cancelling(); }
+  int uncancel() const noexcept { return base().uncancel(); }
+  const std::string& get_name() const noexcept { return base().get_name(); }
+  void set_name(std::string name) const { base().set_name(std::move(name)); }
+  /// No state of its own: a Task copied into a Future<T> loses nothing.
+  TaskBase& base() const noexcept { return static_cast<TaskState<T>&>(this->state()); }
 };
 // [task]
 

@@ -32,14 +32,19 @@ Coro<T> timeout(std::chrono::duration<Rep, Period> delay, Coro<T> body) {
   if (task == nullptr) throw RuntimeError("Timeout should be used inside a task");
   int cancelling_on_entry = task->cancelling();
   bool expiring = false;
-  // The timer cancels the task; it goes with this frame, however it ends.
-  struct Deadline {
-    TimerHandle timer;
-    ~Deadline() { timer.cancel(); }
-  } deadline{task->get_loop().call_later(delay, [task, &expiring] {
+  // The deadline cancels the task; it goes with this frame, however it ends.
+  // A deadline already past is call_soon(), as in asyncio's reschedule(): it
+  // runs in the next turn, ahead of the body's own step. Otherwise a timer.
+  auto on_timeout = [task, &expiring] {
     task->as_future().cancel();
     expiring = true;
-  })};
+  };
+  EventLoop& loop = task->get_loop();
+  struct Deadline {
+    Handle timer;
+    ~Deadline() { timer.cancel(); }
+  } deadline{delay <= delay.zero() ? loop.call_soon(on_timeout)
+                                   : Handle(loop.call_later(delay, on_timeout))};
   std::exception_ptr error;
   std::optional<std::conditional_t<std::is_void_v<T>, bool, T>> value;
   try {
@@ -73,7 +78,9 @@ Coro<T> timeout(std::chrono::duration<Rep, Period> delay, Coro<T> body) {
 template <typename T, typename Rep, typename Period>
 Coro<T> wait_for(Future<T> future, std::chrono::duration<Rep, Period> delay) {
   if (delay <= delay.zero()) {
-    if (!future.done()) {
+    // Done already: its outcome as it is (a CancelledError stays one).
+    if (future.done()) co_return future.result();
+    {
       // asyncio's _cancel_and_wait: cancel, then wait until it is done.
       Future<void> finished(future.get_loop());
       DoneCallbackId id = future.add_done_callback([finished](Future<T>&) {
@@ -94,10 +101,16 @@ Coro<T> wait_for(Future<T> future, std::chrono::duration<Rep, Period> delay) {
 }
 
 /// asyncio.wait_for(coro, delay): runs `coro` under timeout(delay). With a
-/// delay of zero or less it never starts: TimeoutError.
+/// delay of zero or less it never starts: TimeoutError, once the task
+/// asyncio makes of it has been cancelled and waited for (three turns).
 template <typename T, typename Rep, typename Period>
 Coro<T> wait_for(Coro<T> coro, std::chrono::duration<Rep, Period> delay) {
-  if (delay <= delay.zero()) throw TimeoutError();
+  if (delay <= delay.zero()) {
+    // asyncio: ensure_future() makes it a task; cancelled before its first
+    // step, its body never runs.
+    Future<T> task = create_task(get_running_loop(), std::move(coro));
+    co_return co_await wait_for(std::move(task), delay);
+  }
   co_return co_await timeout(delay, std::move(coro));
 }
 // [timeout]

@@ -1,0 +1,228 @@
+// loop.run_until_complete(future) (asyncio-semantics.md 1.4): runs the loop
+// until the future is done and returns (or raises) its outcome. The stop is
+// a done callback, so the loop stops at the end of the turn AFTER the one in
+// which the future completed.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "futures/support.hpp"
+#include "looplab/event_loop.hpp"
+
+namespace looplab {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::RecordingLoop;
+using testing::run_one_turn;
+using testing::thrown_by;
+
+// Queues a callback that runs in `turns` consecutive turns (counting them)
+// and then stops the loop: a loop stopped any earlier leaves `count` short.
+struct TurnCounter {
+  EventLoop* loop;
+  int* count;
+  int turns;
+  void operator()() const {
+    if (++*count == turns) {
+      loop->stop();
+    } else {
+      loop->call_soon(*this);
+    }
+  }
+};
+
+TEST(RunUntilComplete, ReturnsTheResult) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  loop.call_soon([&] { future.set_result(42); });
+  EXPECT_EQ(loop.run_until_complete(future), 42);
+  EXPECT_FALSE(loop.is_running());
+}
+
+TEST(RunUntilComplete, AVoidFutureReturnsNothing) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<> future = loop.create_future();
+  loop.call_soon([&] { future.set_result(); });
+  loop.run_until_complete(future);
+  EXPECT_TRUE(future.done());
+}
+
+TEST(RunUntilComplete, ThrowsTheFuturesExceptionWhichCountsAsRetrieved) {
+  RecordingLoop r;
+  {
+    Future<int> future = r.loop.create_future<int>();
+    r.loop.call_soon([&] { future.set_exception(ValueError("failed")); });
+    EXPECT_EQ(thrown_by([&] { r.loop.run_until_complete(future); }), "ValueError: failed");
+  }
+  EXPECT_TRUE(r.reports.empty());  // no "never retrieved"
+}
+
+TEST(RunUntilComplete, ACancelledFutureThrowsCancelledErrorWithItsMessage) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  loop.call_soon([&] { future.cancel("enough"); });
+  try {
+    loop.run_until_complete(future);
+    FAIL() << "no CancelledError";
+  } catch (const CancelledError& error) {
+    EXPECT_EQ(error.message(), "enough");
+  }
+}
+
+TEST(RunUntilComplete, StopsOneTurnAfterCompletionSoCallbacksQueuedInTheCompletionTurnRun) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  std::vector<std::string> ran;
+  future.add_done_callback([&](Future<int>&) {
+    ran.push_back("turn 2: done callback");
+    loop.call_soon([&] { ran.push_back("turn 3: queued by the done callback"); });
+  });
+  loop.call_soon([&] {
+    ran.push_back("turn 1: set_result");
+    future.set_result(1);
+    loop.call_soon([&] { ran.push_back("turn 2: queued after set_result"); });
+  });
+  EXPECT_EQ(loop.run_until_complete(future), 1);
+  EXPECT_EQ(ran, (std::vector<std::string>{"turn 1: set_result", "turn 2: done callback",
+                                           "turn 2: queued after set_result"}));
+  run_one_turn(loop);  // what the stop turn queued is still there
+  EXPECT_EQ(ran.back(), "turn 3: queued by the done callback");
+}
+
+TEST(RunUntilComplete, AFutureAlreadyDoneRunsExactlyOneTurn) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  future.set_result(5);
+  std::vector<std::string> ran;
+  loop.call_soon([&] {
+    ran.push_back("turn 1");
+    loop.call_soon([&] { ran.push_back("turn 2"); });
+  });
+  EXPECT_EQ(loop.run_until_complete(future), 5);
+  EXPECT_EQ(ran, std::vector<std::string>{"turn 1"});
+}
+
+TEST(RunUntilComplete, AFutureOfAnotherLoopIsAValueError) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  EventLoop other(clock);
+  Future<int> foreign = other.create_future<int>();
+  EXPECT_EQ(thrown_by([&] { loop.run_until_complete(foreign); }),
+            "ValueError: The future belongs to a different loop than the one specified as the "
+            "loop argument");
+  EXPECT_FALSE(loop.is_running());
+  // Nothing was attached to the foreign future: completing it stops nobody.
+  foreign.set_result(1);
+  int turns = 0;
+  other.call_soon(TurnCounter{&other, &turns, 3});
+  other.run_forever();
+  EXPECT_EQ(turns, 3);
+}
+
+TEST(RunUntilComplete, ALoopStoppedBeforeTheFutureCompletedIsARuntimeError) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  loop.call_soon([&] { loop.stop(); });
+  EXPECT_EQ(thrown_by([&] { loop.run_until_complete(future); }),
+            "RuntimeError: Event loop stopped before Future completed.");
+  EXPECT_FALSE(future.done());
+}
+
+TEST(RunUntilComplete, ItsStopCallbackIsRemovedWhenItReturns) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  loop.call_soon([&] { loop.stop(); });
+  EXPECT_THROW(loop.run_until_complete(future), RuntimeError);
+  // The future completes later, during a plain run_forever(): if the stop
+  // callback were still attached, that run would end two turns early.
+  int turns = 0;
+  loop.call_soon([&] { future.set_result(1); });
+  loop.call_soon(TurnCounter{&loop, &turns, 4});
+  loop.run_forever();
+  EXPECT_EQ(turns, 4);
+}
+
+TEST(RunUntilComplete, AnErrorEscapingTheLoopPropagatesAndDetachesTheStopCallback) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  loop.call_soon([] { throw SystemExit(3); });
+  EXPECT_THROW(loop.run_until_complete(future), SystemExit);
+  EXPECT_FALSE(loop.is_running());
+  int turns = 0;
+  loop.call_soon([&] { future.set_result(1); });
+  loop.call_soon(TurnCounter{&loop, &turns, 4});
+  loop.run_forever();
+  EXPECT_EQ(turns, 4);
+}
+
+TEST(RunUntilComplete, OnAClosedLoopIsARuntimeError) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  loop.close();
+  EXPECT_EQ(thrown_by([&] { loop.run_until_complete(future); }),
+            "RuntimeError: Event loop is closed");
+}
+
+TEST(RunUntilComplete, FromInsideARunningLoopIsARuntimeErrorAndTheLoopCarriesOn) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> inner = loop.create_future<int>();
+  Future<int> outer = loop.create_future<int>();
+  std::string error;
+  loop.call_soon([&] {
+    error = thrown_by([&] { loop.run_until_complete(inner); });
+    inner.set_result(1);  // must not stop the outer run: nothing was attached
+    loop.call_soon([&] { loop.call_soon([&] { outer.set_result(2); }); });
+  });
+  EXPECT_EQ(loop.run_until_complete(outer), 2);
+  EXPECT_EQ(error, "RuntimeError: This event loop is already running");
+}
+
+TEST(RunUntilComplete, TheLoopCanRunUntilAnotherFutureAfterwards) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> first = loop.create_future<int>();
+  Future<int> second = loop.create_future<int>();
+  loop.call_soon([&] { first.set_result(1); });
+  EXPECT_EQ(loop.run_until_complete(first), 1);
+  loop.call_soon([&] { second.set_result(2); });
+  EXPECT_EQ(loop.run_until_complete(second), 2);
+}
+
+TEST(RunUntilComplete, WithNothingThatCouldCompleteTheFutureItRaisesInsteadOfHanging) {
+  // asyncio would block in select() for ever; looplab's loop says why it cannot wait.
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  std::string error = thrown_by([&] { loop.run_until_complete(future); });
+  EXPECT_TRUE(error.starts_with("RuntimeError: run_forever(): nothing is scheduled")) << error;
+  // And it leaves nothing attached: a later completion stops no run.
+  int turns = 0;
+  loop.call_soon([&] { future.set_result(1); });
+  loop.call_soon(TurnCounter{&loop, &turns, 4});
+  loop.run_forever();
+  EXPECT_EQ(turns, 4);
+}
+
+TEST(RunUntilComplete, TheResultOfAFutureCompletedByATimerArrivesAtItsTime) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<std::string> future = loop.create_future<std::string>();
+  loop.call_later(1500ms, [&] { future.set_result("late"); });
+  EXPECT_EQ(loop.run_until_complete(future), "late");
+  EXPECT_DOUBLE_EQ(testing::seconds(loop.time()), 1.5);
+}
+
+}  // namespace
+}  // namespace looplab

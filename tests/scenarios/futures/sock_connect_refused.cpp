@@ -1,0 +1,39 @@
+// sock_connect to a port nobody listens on fails with ECONNREFUSED and leaves no writer behind.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "scenarios/futures/futures_trace.hpp"
+
+using looplab::Future;
+using looplab::testing::errno_name;
+using looplab::testing::trace;
+using looplab::testing::watched;
+
+LOOPLAB_SCENARIO(sock_connect_refused) {
+  looplab::VirtualClock clock;
+  looplab::EventLoop loop(clock);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  socklen_t size = sizeof address;
+  ::bind(probe, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &size);
+  ::close(probe);  // bound a moment ago, never listened: nobody is there
+  int client = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  Future<> connected =
+      loop.sock_connect(client, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  try {
+    loop.run_until_complete(connected);
+  } catch (const looplab::OSError& error) {
+    trace("sock_connect raises OSError errno=" + errno_name(error.code().value()));
+  }
+  trace("watched descriptors " + std::to_string(watched(loop)));
+  ::close(client);
+  loop.close();
+}
+
+// expect: sock_connect raises OSError errno=ECONNREFUSED
+// expect: watched descriptors 0

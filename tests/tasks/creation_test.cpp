@@ -1,0 +1,169 @@
+// Creating a task (asyncio-semantics.md 6.1): the first step runs in a later
+// turn, queued with call_soon() like any callback; names are Task-N from a
+// process-wide counter; the task runs in a copy of its creator's Context.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "looplab/context.hpp"
+#include "tasks/support.hpp"
+
+namespace looplab {
+namespace {
+
+using namespace std::chrono_literals;
+
+using testing::Log;
+using testing::TaskLoop;
+
+Coro<int> record(Log* log, std::string what, int value) {
+  log->push_back(what);
+  co_return value;
+}
+
+TEST(Creation, TheFirstStepRunsInALaterTurnNotInsideCreateTask) {
+  TaskLoop t;
+  Log log;
+  Task<int> task = create_task(t.loop, record(&log, "step", 1));
+  EXPECT_TRUE(log.empty());
+  EXPECT_FALSE(task.done());
+  t.turn();
+  EXPECT_EQ(log, Log{"step"});
+  EXPECT_TRUE(task.done());
+  EXPECT_EQ(task.result(), 1);
+}
+
+TEST(Creation, TheFirstStepIsQueuedFifoWithCallSoon) {
+  TaskLoop t;
+  Log log;
+  t.loop.call_soon([&] { log.push_back("callback before"); });
+  Task<int> first = create_task(t.loop, record(&log, "task 1", 1));
+  t.loop.call_soon([&] { log.push_back("callback between"); });
+  Task<int> second = create_task(t.loop, record(&log, "task 2", 2));
+  t.loop.call_soon([&] { log.push_back("callback after"); });
+  t.turn();
+  EXPECT_EQ(log,
+            (Log{"callback before", "task 1", "callback between", "task 2", "callback after"}));
+}
+
+TEST(Creation, ATaskCreatedByATaskStartsInTheNextTurn) {
+  TaskLoop t;
+  Log log;
+  auto parent = [](EventLoop* loop, Log* log) -> Coro<void> {
+    log->push_back("parent creates");
+    Task<int> child = create_task(*loop, record(log, "child runs", 0));
+    log->push_back("parent goes on");
+    co_return;
+  };
+  Task<void> task = create_task(t.loop, parent, &t.loop, &log);
+  t.turn();
+  EXPECT_EQ(log, (Log{"parent creates", "parent goes on"}));
+  t.turn();
+  EXPECT_EQ(log, (Log{"parent creates", "parent goes on", "child runs"}));
+}
+
+TEST(Creation, NamesAreTaskNFromOneCounter) {
+  TaskLoop t;
+  Log log;
+  Task<int> a = create_task(t.loop, record(&log, "a", 1));
+  Task<int> b = create_task(t.loop, record(&log, "b", 2));
+  ASSERT_TRUE(a.get_name().starts_with("Task-"));
+  int n = std::stoi(a.get_name().substr(5));
+  EXPECT_EQ(b.get_name(), "Task-" + std::to_string(n + 1));
+  b.set_name("worker");
+  EXPECT_EQ(b.get_name(), "worker");
+  EXPECT_EQ(b.base().get_name(), "worker");
+  // The counter is process-wide: another loop's task takes the next number.
+  TaskLoop other;
+  Task<int> c = create_task(other.loop, record(&log, "c", 3));
+  EXPECT_EQ(c.get_name(), "Task-" + std::to_string(n + 2));
+  t.turn();
+  other.turn();
+}
+
+ContextVar<std::string> request_id("request_id", "none");
+
+Coro<void> context_reader(Log* log) {
+  log->push_back("task sees " + request_id.get());
+  request_id.set("set by the task");
+  co_await sleep(0s);
+  log->push_back("task sees " + request_id.get() + " in its next step");
+}
+
+TEST(Creation, TheTaskRunsInACopyOfTheCreatorsContext) {
+  TaskLoop t;
+  Log log;
+  Context isolated;  // a fresh context, so that this test leaves the thread's untouched
+  isolated.run([&] {
+    request_id.set("at creation");
+    Task<void> task = create_task(t.loop, context_reader(&log));
+    request_id.set("changed after creation");  // the task has its own copy already
+    t.loop.run_until_complete(task);
+    EXPECT_EQ(log, (Log{"task sees at creation", "task sees set by the task in its next step"}));
+    // What the task set stayed in the task's context.
+    EXPECT_EQ(request_id.get(), "changed after creation");
+  });
+}
+
+TEST(Creation, TwoTasksFromOneContextDoNotSeeEachOthersChanges) {
+  TaskLoop t;
+  Log log;
+  Context isolated;
+  isolated.run([&] {
+    request_id.set("shared start");
+    Task<void> a = create_task(t.loop, context_reader(&log));
+    Task<void> b = create_task(t.loop, context_reader(&log));
+    t.loop.run_until_complete(b);
+    EXPECT_EQ(log, (Log{"task sees shared start", "task sees shared start",
+                        "task sees set by the task in its next step",
+                        "task sees set by the task in its next step"}));
+  });
+}
+
+TEST(Creation, CreateTaskWithALambdaKeepsItsCapturesAliveInTheTask) {
+  TaskLoop t;
+  auto counted = std::make_shared<int>(40);
+  std::weak_ptr<int> watch = counted;
+  Task<int> task = [&] {
+    // The lambda is a temporary of this block; create_task copies it into
+    // the task's frame (pitfall P3: a coroutine lambda's captures live in the
+    // closure, not in the coroutine frame).
+    auto add = [counted = std::move(counted)](int k) -> Coro<int> {
+      co_await sleep(1ms);
+      co_return *counted + k;
+    };
+    return create_task(t.loop, add, 2);
+  }();
+  EXPECT_FALSE(watch.expired());  // held by the task
+  EXPECT_EQ(t.loop.run_until_complete(task), 42);
+  EXPECT_TRUE(watch.expired());  // released with the finished task's frame
+}
+
+TEST(Creation, CreateTaskOnAClosedLoopIsARuntimeErrorAndTheCoroutineIsDropped) {
+  TaskLoop t;
+  t.loop.close();
+  Log log;
+  int destroyed = 0;
+  auto body = [](Log* log, testing::DestructionCounter) -> Coro<int> {
+    log->push_back("ran");
+    co_return 1;
+  };
+  EXPECT_EQ(testing::thrown_by([&] {
+              (void)create_task(t.loop, body(&log, testing::DestructionCounter(&destroyed)));
+            }),
+            "RuntimeError: Event loop is closed");
+  EXPECT_EQ(destroyed, 1);  // the frame (and its parameters) went
+  EXPECT_TRUE(all_tasks(t.loop).empty());
+  EXPECT_TRUE(log.empty());
+  EXPECT_TRUE(t.reports.empty());
+}
+
+TEST(Creation, RunUntilCompleteOfATaskReturnsItsResult) {
+  TaskLoop t;
+  Log log;
+  EXPECT_EQ(t.loop.run_until_complete(create_task(t.loop, record(&log, "x", 7))), 7);
+}
+
+}  // namespace
+}  // namespace looplab

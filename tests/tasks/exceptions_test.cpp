@@ -1,0 +1,229 @@
+// Exceptions move through co_await as they move through await in Python: a
+// coroutine's exception is thrown in the frame that awaits it, a future's
+// in the task that awaits it, and an exception nobody catches ends the task
+// (Task.__step: set_exception). The exception object travels as a
+// std::exception_ptr and is never copied on the way.
+#include <gtest/gtest.h>
+
+#include <exception>
+#include <string>
+
+#include "tasks/support.hpp"
+
+namespace looplab {
+namespace {
+
+using namespace std::chrono_literals;
+
+using testing::Log;
+using testing::TaskLoop;
+
+Coro<int> thrower(std::string message) {
+  throw ValueError(message);
+  co_return 0;  // never reached; makes this a coroutine
+}
+
+Coro<int> passes_through(std::string message, Log* log) {
+  int value = co_await thrower(std::move(message));
+  log->push_back("not reached");
+  co_return value;
+}
+
+Coro<std::string> catches(Log* log) {
+  try {
+    co_await passes_through("deep", log);
+  } catch (const ValueError& error) {
+    co_return std::string("caught ") + error.what();
+  }
+  co_return "nothing thrown";
+}
+
+TEST(Exceptions, AnExceptionTravelsUpThroughAwaitedCoroutines) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, catches(&log));
+  EXPECT_EQ(t.loop.run_until_complete(task), "caught deep");
+  EXPECT_TRUE(log.empty());
+}
+
+TEST(Exceptions, AnUncaughtExceptionEndsTheTaskWithIt) {
+  TaskLoop t;
+  Log log;
+  Task<int> task = create_task(t.loop, passes_through("out of the task", &log));
+  t.turn();
+  ASSERT_TRUE(task.done());
+  EXPECT_FALSE(task.cancelled());
+  EXPECT_EQ(testing::describe(task.exception()), "ValueError: out of the task");
+  EXPECT_EQ(testing::thrown_by([&] { task.result(); }), "ValueError: out of the task");
+  EXPECT_TRUE(t.reports.empty());  // the loop itself saw nothing: the task holds it
+}
+
+TEST(Exceptions, RunUntilCompleteRethrowsTheTasksException) {
+  TaskLoop t;
+  Log log;
+  Task<int> task = create_task(t.loop, passes_through("to the caller", &log));
+  EXPECT_EQ(testing::thrown_by([&] { t.loop.run_until_complete(task); }),
+            "ValueError: to the caller");
+}
+
+Coro<void> fails_later() {
+  co_await sleep(0s);
+  co_await sleep(1s);
+  throw LookupError("late");
+}
+
+Coro<std::string> awaits_a_failing_task(EventLoop* loop) {
+  Task<void> failing = create_task(*loop, fails_later());
+  try {
+    co_await failing;
+  } catch (const LookupError& error) {
+    co_return std::string("caught from the other task: ") + error.what();
+  }
+  co_return "nothing";
+}
+
+TEST(Exceptions, AwaitingAFailedTaskThrowsItsExceptionInTheAwaitingTask) {
+  TaskLoop t;
+  Task<std::string> task = create_task(t.loop, awaits_a_failing_task(&t.loop));
+  EXPECT_EQ(t.loop.run_until_complete(task), "caught from the other task: late");
+}
+
+Coro<void> rethrows_what_it_awaits(Future<int> future, std::exception_ptr* seen) {
+  try {
+    co_await future;
+  } catch (...) {
+    *seen = std::current_exception();
+    throw;
+  }
+}
+
+TEST(Exceptions, TheExceptionObjectIsTheSameOneAllTheWay) {
+  TaskLoop t;
+  Future<int> future = t.loop.create_future<int>();
+  std::exception_ptr seen;
+  Task<void> task = create_task(t.loop, rethrows_what_it_awaits(future, &seen));
+  t.turn();
+  std::exception_ptr original = std::make_exception_ptr(ValueError("one object"));
+  future.set_exception(original);
+  t.turns(2);
+  ASSERT_TRUE(task.done());
+  // exception_ptr compares the objects: no copy was made in the awaiter,
+  // the coroutine, or the task.
+  EXPECT_EQ(seen, original);
+  EXPECT_EQ(task.exception(), original);
+}
+
+TEST(Exceptions, AnythingThrownIsCarriedEvenIfItIsNotAStdException) {
+  TaskLoop t;
+  auto body = []() -> Coro<int> {
+    co_await sleep(0s);
+    throw 42;
+  };
+  Task<int> task = create_task(t.loop, body);
+  t.turns(2);
+  ASSERT_TRUE(task.done());
+  try {
+    task.result();
+    FAIL() << "no exception";
+  } catch (int thrown) {
+    EXPECT_EQ(thrown, 42);
+  }
+}
+
+TEST(Exceptions, AnExceptionCaughtInsideTheTaskLetsItGoOn) {
+  TaskLoop t;
+  auto body = []() -> Coro<int> {
+    int caught = 0;
+    for (int i = 0; i < 3; ++i) {
+      try {
+        co_await thrower("again");
+      } catch (const ValueError&) {
+        ++caught;
+      }
+      co_await sleep(0s);
+    }
+    co_return caught;
+  };
+  EXPECT_EQ(t.loop.run_until_complete(create_task(t.loop, body)), 3);
+}
+
+// [never retrieved] Future.__del__ / Task.__del__: an exception nobody
+// looked at is reported when the object goes.
+TEST(Exceptions, ATaskExceptionNeverRetrievedIsReportedWhenTheTaskGoes) {
+  TaskLoop t;
+  Log log;
+  {
+    Task<int> task = create_task(t.loop, passes_through("nobody looks", &log));
+    t.turn();
+    ASSERT_TRUE(task.done());
+    EXPECT_TRUE(t.reports.empty());  // not while someone holds it
+  }
+  EXPECT_EQ(t.reports, std::vector<std::string>{
+                           "Task exception was never retrieved | ValueError: nobody looks"});
+}
+
+TEST(Exceptions, AnUnheldTaskThatFailsIsReportedWhenItFinishes) {
+  TaskLoop t;
+  Log log;
+  (void)create_task(t.loop, passes_through("fire and forget", &log));
+  t.turn();
+  EXPECT_EQ(t.reports, std::vector<std::string>{
+                           "Task exception was never retrieved | ValueError: fire and forget"});
+}
+
+TEST(Exceptions, ARetrievedTaskExceptionIsNotReported) {
+  TaskLoop t;
+  Log log;
+  {
+    Task<int> awaited = create_task(t.loop, passes_through("awaited", &log));
+    Task<int> asked = create_task(t.loop, passes_through("asked", &log));
+    auto waiter = [](Task<int> other) -> Coro<void> {
+      try {
+        co_await other;
+      } catch (const ValueError&) {
+      }
+    };
+    Task<void> w = create_task(t.loop, waiter, awaited);
+    t.turns(3);
+    ASSERT_TRUE(asked.done());
+    (void)asked.exception();
+  }
+  EXPECT_TRUE(t.reports.empty());
+}
+
+TEST(Exceptions, ACancelledTaskIsNeverReported) {
+  TaskLoop t;
+  Log log;
+  {
+    Task<int> task = create_task(t.loop, passes_through("cancelled first", &log));
+    task.cancel();
+    t.turn();
+    EXPECT_TRUE(task.cancelled());
+  }
+  EXPECT_TRUE(t.reports.empty());
+}
+
+TEST(Exceptions, AFailedTaskThatWasAskedToCancelTooLateIsNotReported) {
+  // Task.cancel() clears _log_traceback even when it returns False.
+  TaskLoop t;
+  Log log;
+  {
+    Task<int> task = create_task(t.loop, passes_through("failed", &log));
+    t.turn();
+    EXPECT_FALSE(task.cancel());
+  }
+  EXPECT_TRUE(t.reports.empty());
+}
+
+TEST(Exceptions, APlainFutureExceptionNeverRetrievedSaysFuture) {
+  TaskLoop t;
+  {
+    Future<int> future = t.loop.create_future<int>();
+    future.set_exception(ValueError("plain"));
+  }
+  EXPECT_EQ(t.reports,
+            std::vector<std::string>{"Future exception was never retrieved | ValueError: plain"});
+}
+
+}  // namespace
+}  // namespace looplab

@@ -1,0 +1,303 @@
+// gather() (asyncio-semantics.md 6.5): results in argument order; the first
+// error fails the outer future while the other children go on; with
+// return_exceptions every outcome is collected; cancelling the outer
+// cancels the children.
+#include "looplab/gather.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tasks/support.hpp"
+
+namespace looplab {
+namespace {
+
+using namespace std::chrono_literals;
+
+using testing::Log;
+using testing::TaskLoop;
+
+Coro<int> after(std::chrono::milliseconds delay, int value, Log* log) {
+  co_await sleep(delay);
+  log->push_back("child " + std::to_string(value) + " done");
+  co_return value;
+}
+
+Coro<int> fails_after(std::chrono::milliseconds delay, std::string message, Log* log) {
+  co_await sleep(delay);
+  log->push_back("child fails: " + message);
+  throw ValueError(message);
+}
+
+TEST(Gather, ResultsComeInArgumentOrderNotCompletionOrder) {
+  TaskLoop t;
+  Log log;
+  Task<int> slow = create_task(t.loop, after(300ms, 1, &log));
+  Task<int> fast = create_task(t.loop, after(100ms, 2, &log));
+  Task<int> middle = create_task(t.loop, after(200ms, 3, &log));
+  Future<std::vector<int>> all = gather(t.loop, slow, fast, middle);
+  EXPECT_EQ(t.loop.run_until_complete(all), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(log, (Log{"child 2 done", "child 3 done", "child 1 done"}));
+  EXPECT_DOUBLE_EQ(t.now(), 0.3);
+}
+
+TEST(Gather, TheVectorFormTakesAnyNumberOfChildren) {
+  TaskLoop t;
+  Log log;
+  std::vector<Future<int>> children;
+  for (int i = 0; i < 10; ++i)
+    children.push_back(create_task(t.loop, after(10ms * (10 - i), i, &log)));
+  std::vector<int> expected{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  EXPECT_EQ(t.loop.run_until_complete(gather(t.loop, std::move(children))), expected);
+}
+
+TEST(Gather, TheOuterCompletesOneTurnAfterTheLastChild) {
+  TaskLoop t;
+  Future<int> a = t.loop.create_future<int>();
+  Future<int> b = t.loop.create_future<int>();
+  Future<std::vector<int>> all = gather(t.loop, a, b);
+  a.set_result(1);
+  t.turn();
+  EXPECT_FALSE(all.done());
+  b.set_result(2);
+  EXPECT_FALSE(all.done());  // done callbacks are never inline
+  t.turn();
+  EXPECT_TRUE(all.done());
+  EXPECT_EQ(all.result(), (std::vector<int>{1, 2}));
+}
+
+TEST(Gather, ChildrenAlreadyDoneCompleteTheOuterBeforeGatherReturns) {
+  // CPython 3.12+: done children are handled at once, not through call_soon.
+  TaskLoop t;
+  Future<int> a = t.loop.create_future<int>();
+  Future<int> b = t.loop.create_future<int>();
+  a.set_result(1);
+  b.set_result(2);
+  Future<std::vector<int>> all = gather(t.loop, a, b);
+  EXPECT_TRUE(all.done());
+  EXPECT_EQ(all.result(), (std::vector<int>{1, 2}));
+
+  Future<int> failed = t.loop.create_future<int>();
+  failed.set_exception(ValueError("done and failed"));
+  Future<int> pending = t.loop.create_future<int>();
+  Future<std::vector<int>> fails = gather(t.loop, pending, failed);
+  EXPECT_TRUE(fails.done());  // the first error decides it, pending or not
+  EXPECT_EQ(testing::describe(fails.exception()), "ValueError: done and failed");
+  pending.cancel();
+}
+
+TEST(Gather, AnEmptyGatherIsDoneAtOnceAndAwaitingItCostsNoTurn) {
+  TaskLoop t;
+  Future<std::vector<int>> none = gather(t.loop, std::vector<Future<int>>{});
+  EXPECT_TRUE(none.done());
+  EXPECT_TRUE(none.result().empty());
+  auto body = [](EventLoop* loop) -> Coro<std::size_t> {
+    std::vector<Future<int>> nothing;
+    std::vector<int> results = co_await gather(*loop, std::move(nothing));
+    co_return results.size();
+  };
+  Task<std::size_t> task = create_task(t.loop, body, &t.loop);
+  EXPECT_EQ(t.turns_until_done(task), 1);
+  EXPECT_EQ(task.result(), 0u);
+}
+
+Coro<std::string> gather_and_catch(EventLoop* loop, Task<int> a, Task<int> b, Log* log) {
+  try {
+    std::vector<int> values = co_await gather(*loop, a, b);
+    co_return "results " + std::to_string(values.size());
+  } catch (const ValueError& error) {
+    log->push_back("gather failed at " + std::to_string(testing::seconds(loop->time())));
+    co_return std::string("caught ") + error.what();
+  }
+}
+
+TEST(Gather, TheFirstErrorFailsTheOuterAndTheOtherChildrenGoOn) {
+  TaskLoop t;
+  Log log;
+  Task<int> ok = create_task(t.loop, after(2000ms, 1, &log));
+  Task<int> bad = create_task(t.loop, fails_after(1000ms, "first", &log));
+  Task<std::string> main = create_task(t.loop, gather_and_catch(&t.loop, ok, bad, &log));
+  EXPECT_EQ(t.loop.run_until_complete(main), "caught first");
+  EXPECT_DOUBLE_EQ(t.now(), 1.0);
+  EXPECT_FALSE(ok.done());  // not cancelled: still running
+  EXPECT_EQ(t.loop.run_until_complete(ok), 1);
+  EXPECT_FALSE(ok.cancelled());
+  EXPECT_EQ(log, (Log{"child fails: first", "gather failed at 1.000000", "child 1 done"}));
+  EXPECT_TRUE(t.reports.empty());
+}
+
+TEST(Gather, ErrorsAfterTheFirstAreMarkedRetrieved) {
+  TaskLoop t;
+  Log log;
+  {
+    Task<int> one = create_task(t.loop, fails_after(100ms, "one", &log));
+    Task<int> two = create_task(t.loop, fails_after(200ms, "two", &log));
+    Future<std::vector<int>> all = gather(t.loop, one, two);
+    EXPECT_EQ(testing::thrown_by([&] { t.loop.run_until_complete(all); }), "ValueError: one");
+    t.run_until_done(two);  // gather's callback for "two" runs in that last turn too
+  }
+  EXPECT_TRUE(t.reports.empty());  // nobody but gather looked at "two"
+}
+
+TEST(Gather, ACancelledChildFailsTheOuterWithCancelledErrorButTheOuterIsNotCancelled) {
+  TaskLoop t;
+  Future<int> a = t.loop.create_future<int>();
+  Future<int> b = t.loop.create_future<int>();
+  Future<std::vector<int>> all = gather(t.loop, a, b);
+  a.cancel("child went");
+  t.turn();
+  ASSERT_TRUE(all.done());
+  EXPECT_FALSE(all.cancelled());  // FINISHED with a CancelledError, as _GatheringFuture does
+  EXPECT_EQ(testing::cancelled_message_of([&] { std::rethrow_exception(all.exception()); }),
+            "child went");
+  EXPECT_FALSE(b.done());
+  b.cancel();
+}
+
+TEST(GatherReturnExceptions, EveryOutcomeIsCollectedInOrder) {
+  TaskLoop t;
+  Log log;
+  Task<int> ok = create_task(t.loop, after(300ms, 1, &log));
+  Task<int> bad = create_task(t.loop, fails_after(100ms, "bad", &log));
+  Task<int> cancelled_task = create_task(t.loop, after(200ms, 3, &log));
+  Future<int> cancelled_future = t.loop.create_future<int>();
+  Future<std::vector<Outcome<int>>> all =
+      gather_return_exceptions(t.loop, ok, bad, cancelled_task, cancelled_future);
+  cancelled_task.cancel();
+  cancelled_future.cancel("no thanks");
+  std::vector<Outcome<int>> outcomes = t.loop.run_until_complete(all);
+  ASSERT_EQ(outcomes.size(), 4u);
+  EXPECT_EQ(outcomes[0].value, 1);
+  EXPECT_FALSE(outcomes[0].exception);
+  EXPECT_FALSE(outcomes[1].value);
+  EXPECT_EQ(testing::describe(outcomes[1].exception), "ValueError: bad");
+  EXPECT_FALSE(outcomes[2].value);
+  EXPECT_EQ(testing::cancelled_message_of([&] { std::rethrow_exception(outcomes[2].exception); }),
+            "");
+  // A cancelled child's message comes along (a future's: asyncio keeps a
+  // task's message only in the first CancelledError it hands out).
+  EXPECT_FALSE(outcomes[3].value);
+  EXPECT_EQ(testing::cancelled_message_of([&] { std::rethrow_exception(outcomes[3].exception); }),
+            "no thanks");
+  EXPECT_DOUBLE_EQ(t.now(), 0.3);  // waited for all of them
+  EXPECT_TRUE(t.reports.empty());  // the error was retrieved
+}
+
+Coro<std::string> awaits_gather(Future<std::vector<int>> all, Log* log) {
+  try {
+    co_await all;
+  } catch (const CancelledError& error) {
+    log->push_back(std::string("awaiting task got CancelledError(") + error.what() + ")");
+    throw;
+  }
+  co_return "not cancelled";
+}
+
+TEST(Gather, CancellingTheOuterCancelsTheChildrenAndEndsWithCancelledError) {
+  TaskLoop t;
+  Log log;
+  Task<int> a = create_task(t.loop, after(1000ms, 1, &log));
+  Task<int> b = create_task(t.loop, after(2000ms, 2, &log));
+  Future<std::vector<int>> all = gather(t.loop, a, b);
+  Task<std::string> waiter = create_task(t.loop, awaits_gather(all, &log));
+  t.turn();
+  EXPECT_TRUE(all.cancel("stop all"));
+  EXPECT_FALSE(all.done());  // it waits for the children to finish cancelling
+  EXPECT_EQ(a.cancelling(), 1);
+  EXPECT_EQ(b.cancelling(), 1);
+  t.turn();  // the children's steps: CancelledError in their sleeps
+  EXPECT_TRUE(a.cancelled());
+  EXPECT_TRUE(b.cancelled());
+  EXPECT_FALSE(all.done());
+  t.turn();  // gather's callbacks: the last one ends the outer
+  ASSERT_TRUE(all.done());
+  EXPECT_FALSE(all.cancelled());  // FINISHED with a CancelledError, as in asyncio
+  EXPECT_EQ(testing::cancelled_message_of([&] { all.result(); }), "stop all");
+  t.turn();  // the waiter wakes up
+  EXPECT_TRUE(waiter.cancelled());
+  EXPECT_EQ(log, Log{"awaiting task got CancelledError(stop all)"});
+  EXPECT_DOUBLE_EQ(t.now(), 0.0);
+}
+
+TEST(Gather, CancellingTheTaskThatAwaitsTheGatherCancelsTheChildren) {
+  TaskLoop t;
+  Log log;
+  Task<int> a = create_task(t.loop, after(1000ms, 1, &log));
+  Task<int> b = create_task(t.loop, after(2000ms, 2, &log));
+  Future<std::vector<int>> all = gather(t.loop, a, b);
+  Task<std::string> waiter = create_task(t.loop, awaits_gather(all, &log));
+  t.turn();
+  EXPECT_TRUE(waiter.cancel("from above"));
+  EXPECT_EQ(t.turns_until_done(waiter), 3);  // children; gather's callbacks; the wakeup
+  EXPECT_TRUE(a.cancelled());
+  EXPECT_TRUE(b.cancelled());
+  EXPECT_TRUE(waiter.cancelled());
+  EXPECT_FALSE(all.cancelled());  // FINISHED with CancelledError, not CANCELLED
+  EXPECT_EQ(log, Log{"awaiting task got CancelledError(from above)"});
+  EXPECT_DOUBLE_EQ(t.now(), 0.0);
+}
+
+TEST(GatherReturnExceptions, CancellingTheOuterStillEndsItWithCancelledError) {
+  TaskLoop t;
+  Log log;
+  Task<int> a = create_task(t.loop, after(1000ms, 1, &log));
+  Future<std::vector<Outcome<int>>> all = gather_return_exceptions(t.loop, a);
+  t.turn();
+  EXPECT_TRUE(all.cancel());
+  EXPECT_EQ(t.turns_until_done(all), 2);  // the child's step; gather's callback
+  EXPECT_TRUE(a.cancelled());
+  EXPECT_EQ(testing::cancelled_message_of([&] { all.result(); }), "");
+}
+
+TEST(Gather, CancellingAnOuterWhoseChildrenAreAllDoneReturnsFalse) {
+  TaskLoop t;
+  Future<int> a = t.loop.create_future<int>();
+  Future<std::vector<int>> all = gather(t.loop, a);
+  a.set_result(1);
+  EXPECT_FALSE(all.cancel());  // nothing accepted the cancellation
+  t.turn();
+  EXPECT_EQ(all.result(), std::vector<int>{1});
+}
+
+TEST(Gather, AGatherOfTasksAwaitedInATaskCostsTheUsualTurns) {
+  // Children finish in turn 2 (their first step); gather's callbacks run in
+  // turn 3 and complete the outer; the awaiting task wakes in turn 4.
+  TaskLoop t;
+  auto child = [](int v) -> Coro<int> { co_return v; };
+  auto body = [](EventLoop* loop, decltype(child) make) -> Coro<int> {
+    Task<int> a = create_task(*loop, make(1));
+    Task<int> b = create_task(*loop, make(2));
+    std::vector<int> values = co_await gather(*loop, a, b);
+    co_return values[0] + values[1];
+  };
+  Task<int> task = create_task(t.loop, body, &t.loop, child);
+  EXPECT_EQ(t.turns_until_done(task), 4);
+  EXPECT_EQ(task.result(), 3);
+}
+
+TEST(Gather, AGatherOfTasksStillPendingWhenTheLoopClosesLeaksNothing) {
+  // The children hold gather's callback, which holds the children: a cycle
+  // that only completion breaks, or, for tasks, closing the loop, which
+  // drops the callbacks of the tasks it destroys. (The leak checker of the
+  // ASan build fails the test binary if anything is left.)
+  TaskLoop t;
+  Log log;
+  {
+    Task<int> a = create_task(t.loop, after(1000ms, 1, &log));
+    Task<int> b = create_task(t.loop, after(2000ms, 2, &log));
+    Future<std::vector<int>> all = gather(t.loop, a, b);
+    auto waiter = [](Future<std::vector<int>> f) -> Coro<std::size_t> {
+      std::vector<int> values = co_await f;
+      co_return values.size();
+    };
+    Task<std::size_t> w = create_task(t.loop, waiter, all);
+    t.turn();
+  }
+  t.loop.close();
+  EXPECT_EQ(t.reports.size(), 3u);  // "Task was destroyed but it is pending!" three times
+}
+
+}  // namespace
+}  // namespace looplab

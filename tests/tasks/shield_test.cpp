@@ -1,0 +1,128 @@
+// shield() (asyncio-semantics.md 6.5): cancelling the outer future leaves the
+// inner one running; cancelling the inner one cancels the outer.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "looplab/gather.hpp"
+#include "tasks/support.hpp"
+
+namespace looplab {
+namespace {
+
+using namespace std::chrono_literals;
+
+using testing::Log;
+using testing::TaskLoop;
+
+Coro<int> work(std::chrono::milliseconds delay, int value, Log* log) {
+  co_await sleep(delay);
+  log->push_back("inner finished with " + std::to_string(value));
+  co_return value;
+}
+
+Coro<int> awaits_shielded(Task<int> inner, Log* log) {
+  try {
+    Future<int> shielded = shield(Future<int>(inner));
+    co_return co_await shielded;
+  } catch (const CancelledError&) {
+    log->push_back("outer task cancelled");
+    throw;
+  }
+}
+
+TEST(Shield, CancellingTheAwaitingTaskLeavesTheInnerRunning) {
+  TaskLoop t;
+  Log log;
+  Task<int> inner = create_task(t.loop, work(1000ms, 5, &log));
+  Task<int> outer = create_task(t.loop, awaits_shielded(inner, &log));
+  t.turn();
+  EXPECT_TRUE(outer.cancel());
+  EXPECT_EQ(inner.cancelling(), 0);  // the cancellation stopped at the shield
+  t.turns(2);
+  EXPECT_TRUE(outer.cancelled());
+  EXPECT_FALSE(inner.done());
+  EXPECT_EQ(t.loop.run_until_complete(inner), 5);
+  EXPECT_EQ(log, (Log{"outer task cancelled", "inner finished with 5"}));
+  EXPECT_DOUBLE_EQ(t.now(), 1.0);
+  EXPECT_TRUE(t.reports.empty());
+}
+
+TEST(Shield, CancellingTheShieldItselfLeavesTheInnerRunning) {
+  TaskLoop t;
+  Log log;
+  Task<int> inner = create_task(t.loop, work(1000ms, 5, &log));
+  Future<int> outer = shield(Future<int>(inner));
+  EXPECT_TRUE(outer.cancel());
+  EXPECT_TRUE(outer.cancelled());
+  EXPECT_FALSE(inner.done());
+  EXPECT_EQ(t.loop.run_until_complete(inner), 5);
+}
+
+TEST(Shield, CancellingTheInnerCancelsTheOuter) {
+  TaskLoop t;
+  Log log;
+  Task<int> inner = create_task(t.loop, work(1000ms, 5, &log));
+  Future<int> outer = shield(Future<int>(inner));
+  t.turn();
+  inner.cancel();
+  t.turn();  // inner's step: it ends cancelled
+  EXPECT_TRUE(inner.cancelled());
+  EXPECT_FALSE(outer.done());
+  t.turn();  // the shield's callback
+  EXPECT_TRUE(outer.cancelled());
+}
+
+TEST(Shield, TheInnerResultAndErrorReachTheOuter) {
+  TaskLoop t;
+  Future<int> ok = t.loop.create_future<int>();
+  Future<int> bad = t.loop.create_future<int>();
+  Future<int> ok_outer = shield(ok);
+  Future<int> bad_outer = shield(bad);
+  ok.set_result(3);
+  bad.set_exception(ValueError("inner error"));
+  t.turn();
+  EXPECT_EQ(ok_outer.result(), 3);
+  EXPECT_EQ(testing::describe(bad_outer.exception()), "ValueError: inner error");
+}
+
+TEST(Shield, ADoneInnerIsReturnedAsItIs) {
+  TaskLoop t;
+  Future<int> done = t.loop.create_future<int>();
+  done.set_result(1);
+  EXPECT_TRUE(shield(done) == done);
+  Future<int> pending = t.loop.create_future<int>();
+  EXPECT_FALSE(shield(pending) == pending);
+  pending.cancel();
+}
+
+TEST(Shield, AnInnerErrorAfterTheOuterWasCancelledIsNotReportedAsNeverRetrieved) {
+  TaskLoop t;
+  {
+    Future<int> inner = t.loop.create_future<int>();
+    Future<int> outer = shield(inner);
+    outer.cancel();
+    inner.set_exception(ValueError("nobody waits for me"));
+    t.turns(2);
+  }
+  EXPECT_TRUE(t.reports.empty());
+}
+
+TEST(Shield, AShieldOfATaskStillPendingWhenTheLoopClosesLeaksNothing) {
+  // inner holds the shield's callback, which holds the outer future, whose
+  // callback holds inner: closing the loop drops the destroyed task's
+  // callbacks and so breaks the cycle (the ASan build's leak checker would
+  // fail the test binary otherwise).
+  TaskLoop t;
+  Log log;
+  {
+    Task<int> inner = create_task(t.loop, work(1000ms, 5, &log));
+    Future<int> outer = shield(Future<int>(inner));
+    t.turn();
+  }
+  t.loop.close();
+  EXPECT_EQ(t.reports.size(), 1u);
+}
+
+}  // namespace
+}  // namespace looplab

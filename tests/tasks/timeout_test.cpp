@@ -1,0 +1,315 @@
+// timeout() and wait_for() (asyncio-semantics.md 6.5): an expired deadline
+// cancels the task; the CancelledError the body ends with becomes a
+// TimeoutError, but only in the scope that expired, and only if nobody else
+// asked for a cancellation meanwhile (cancelling() decides).
+#include "looplab/timeout.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tasks/support.hpp"
+
+namespace looplab {
+namespace {
+
+using namespace std::chrono_literals;
+
+using testing::Log;
+using testing::TaskLoop;
+
+Coro<int> slow_body(std::chrono::milliseconds delay, Log* log) {
+  try {
+    co_await sleep(delay);
+  } catch (const CancelledError&) {
+    log->push_back("body cleans up at " +
+                   std::to_string(testing::seconds(get_running_loop().time())));
+    throw;
+  }
+  log->push_back("body finished");
+  co_return 1;
+}
+
+Coro<std::string> under_timeout(std::chrono::milliseconds limit, std::chrono::milliseconds work,
+                                Log* log) {
+  try {
+    int value = co_await timeout(limit, slow_body(work, log));
+    co_return "value " + std::to_string(value);
+  } catch (const TimeoutError&) {
+    log->push_back("TimeoutError at " +
+                   std::to_string(testing::seconds(get_running_loop().time())));
+    co_return "timed out";
+  }
+}
+
+TEST(Timeout, ExpiringRaisesTimeoutErrorAfterTheBodyCleanedUp) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, under_timeout(1000ms, 5000ms, &log));
+  EXPECT_EQ(t.loop.run_until_complete(task), "timed out");
+  EXPECT_EQ(log, (Log{"body cleans up at 1.000000", "TimeoutError at 1.000000"}));
+  EXPECT_EQ(task.cancelling(), 0);  // the timeout took its cancellation back
+  EXPECT_FALSE(task.cancelled());
+}
+
+TEST(Timeout, ABodyThatFinishesInTimeReturnsItsValueAndLeavesNoTimer) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, under_timeout(5000ms, 1000ms, &log));
+  EXPECT_EQ(t.loop.run_until_complete(task), "value 1");
+  EXPECT_DOUBLE_EQ(t.now(), 1.0);
+  EXPECT_EQ(log, Log{"body finished"});
+  EXPECT_EQ(task.cancelling(), 0);
+  // The deadline's timer was cancelled: it is in the heap only as a cancelled entry.
+  EXPECT_EQ(t.loop.scheduled_count(), t.loop.timer_cancelled_count());
+}
+
+Coro<int> swallows(Log* log) {
+  try {
+    co_await sleep(10s);
+  } catch (const CancelledError&) {
+    log->push_back("swallowed the cancellation");
+  }
+  co_return 7;
+}
+
+TEST(Timeout, ABodyThatSwallowsTheCancellationReturnsItsValue) {
+  TaskLoop t;
+  Log log;
+  auto body = [](Log* log) -> Coro<int> { co_return co_await timeout(1s, swallows(log)); };
+  Task<int> task = create_task(t.loop, body, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task), 7);
+  EXPECT_EQ(log, Log{"swallowed the cancellation"});
+  EXPECT_EQ(task.cancelling(), 0);
+  EXPECT_DOUBLE_EQ(t.now(), 1.0);
+}
+
+Coro<std::string> nested(std::chrono::milliseconds outer_limit,
+                         std::chrono::milliseconds inner_limit, Log* log) {
+  auto inner_scope = [](std::chrono::milliseconds limit, Log* log) -> Coro<int> {
+    try {
+      co_return co_await timeout(limit, slow_body(10000ms, log));
+    } catch (const TimeoutError&) {
+      log->push_back("inner scope converted");
+      throw;
+    } catch (const CancelledError&) {
+      log->push_back("inner scope let CancelledError through");
+      throw;
+    }
+  };
+  try {
+    co_await timeout(outer_limit, inner_scope(inner_limit, log));
+    co_return "no timeout";
+  } catch (const TimeoutError&) {
+    co_return "TimeoutError";
+  }
+}
+
+TEST(Timeout, NestedOnlyTheExpiredScopeConvertsTheOuterExpiring) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, nested(1000ms, 5000ms, &log));
+  EXPECT_EQ(t.loop.run_until_complete(task), "TimeoutError");
+  EXPECT_EQ(log, (Log{"body cleans up at 1.000000", "inner scope let CancelledError through"}));
+  EXPECT_EQ(task.cancelling(), 0);
+}
+
+TEST(Timeout, NestedOnlyTheExpiredScopeConvertsTheInnerExpiring) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, nested(5000ms, 1000ms, &log));
+  EXPECT_EQ(t.loop.run_until_complete(task), "TimeoutError");  // the inner's, passing through
+  EXPECT_EQ(log, (Log{"body cleans up at 1.000000", "inner scope converted"}));
+  EXPECT_EQ(task.cancelling(), 0);
+}
+
+TEST(Timeout, AnExternalCancellationPassesThroughAsCancelledError) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, under_timeout(5000ms, 10000ms, &log));
+  t.loop.call_later(1s, [&] { task.cancel("from outside"); });
+  EXPECT_EQ(testing::cancelled_message_of([&] { t.loop.run_until_complete(task); }),
+            "from outside");
+  EXPECT_TRUE(task.cancelled());
+  EXPECT_EQ(log, Log{"body cleans up at 1.000000"});
+  EXPECT_EQ(task.cancelling(), 1);
+}
+
+TEST(Timeout, AnExternalCancellationInTheTurnTheDeadlinePassesIsNotConverted) {
+  // Both requests are counted; uncancel() leaves 1 > 0 on entry: not ours alone.
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, under_timeout(1000ms, 10000ms, &log));
+  t.loop.call_later(1s, [&] { task.cancel("also from outside"); });
+  // The error thrown in is the sleep's, cancelled by the first request.
+  EXPECT_EQ(testing::cancelled_message_of([&] { t.loop.run_until_complete(task); }),
+            "also from outside");
+  EXPECT_TRUE(task.cancelled());
+  EXPECT_EQ(task.cancelling(), 1);
+  EXPECT_EQ(log, Log{"body cleans up at 1.000000"});
+}
+
+Coro<std::string> yields_then_returns(Log* log) {
+  log->push_back("body starts");
+  co_await sleep(0s);
+  log->push_back("body after sleep(0)");
+  co_return "finished";
+}
+
+TEST(Timeout, AZeroDelayExpiresInTheNextTurnBeforeTheBodyResumes) {
+  // asyncio's reschedule(): a deadline already past is call_soon(_on_timeout),
+  // queued ahead of the body's own step.
+  TaskLoop t;
+  Log log;
+  auto body = [](Log* log) -> Coro<std::string> {
+    try {
+      co_return co_await timeout(0s, yields_then_returns(log));
+    } catch (const TimeoutError&) {
+      co_return "TimeoutError";
+    }
+  };
+  Task<std::string> task = create_task(t.loop, body, &log);
+  EXPECT_EQ(t.turns_until_done(task), 2);
+  EXPECT_EQ(task.result(), "TimeoutError");
+  EXPECT_EQ(log, Log{"body starts"});
+}
+
+TEST(Timeout, AScopeCanBeATasksWholeBody) {
+  TaskLoop t;
+  Log log;
+  Coro<int> scope = timeout(1s, slow_body(1ms, &log));  // nothing runs yet
+  Task<int> task = create_task(t.loop, std::move(scope));
+  EXPECT_EQ(t.loop.run_until_complete(task), 1);
+}
+
+// ---- wait_for -------------------------------------------------------------
+
+Coro<std::string> wait_for_task(EventLoop* loop, std::chrono::milliseconds limit,
+                                std::chrono::milliseconds work, Log* log) {
+  Task<int> inner = create_task(*loop, slow_body(work, log));
+  try {
+    int value = co_await wait_for(Future<int>(inner), limit);
+    co_return "value " + std::to_string(value);
+  } catch (const TimeoutError&) {
+    log->push_back(std::string("TimeoutError; inner ") +
+                   (inner.cancelled() ? "cancelled" : "not cancelled"));
+    co_return "timed out";
+  }
+}
+
+TEST(WaitFor, OnTimeoutTheInnerIsCancelledAndAwaitedThenTimeoutError) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, wait_for_task(&t.loop, 1000ms, 5000ms, &log));
+  EXPECT_EQ(t.loop.run_until_complete(task), "timed out");
+  EXPECT_EQ(log, (Log{"body cleans up at 1.000000", "TimeoutError; inner cancelled"}));
+  EXPECT_EQ(task.cancelling(), 0);
+}
+
+TEST(WaitFor, SuccessReturnsTheValue) {
+  TaskLoop t;
+  Log log;
+  Task<std::string> task = create_task(t.loop, wait_for_task(&t.loop, 5000ms, 1000ms, &log));
+  EXPECT_EQ(t.loop.run_until_complete(task), "value 1");
+  EXPECT_DOUBLE_EQ(t.now(), 1.0);
+}
+
+TEST(WaitFor, AnInnerThatSwallowsTheCancellationGivesItsValue) {
+  TaskLoop t;
+  Log log;
+  auto body = [](EventLoop* loop, Log* log) -> Coro<int> {
+    Task<int> inner = create_task(*loop, swallows(log));
+    co_return co_await wait_for(Future<int>(inner), 1s);
+  };
+  Task<int> task = create_task(t.loop, body, &t.loop, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task), 7);
+  EXPECT_EQ(log, Log{"swallowed the cancellation"});
+}
+
+TEST(WaitFor, ACoroutineRunsInlineUnderTheTimeout) {
+  TaskLoop t;
+  Log log;
+  auto body = [](Log* log) -> Coro<std::string> {
+    try {
+      co_await wait_for(slow_body(5000ms, log), 1s);
+    } catch (const TimeoutError&) {
+      co_return "TimeoutError";
+    }
+    co_return "no timeout";
+  };
+  Task<std::string> task = create_task(t.loop, body, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task), "TimeoutError");
+  EXPECT_EQ(log, Log{"body cleans up at 1.000000"});
+  EXPECT_EQ(all_tasks(t.loop).size(), 0u);
+}
+
+TEST(WaitFor, ZeroDelayOnADoneFutureReturnsItsResult) {
+  TaskLoop t;
+  Future<int> done = t.loop.create_future<int>();
+  done.set_result(4);
+  auto body = [](Future<int> f) -> Coro<int> { co_return co_await wait_for(f, 0s); };
+  Task<int> task = create_task(t.loop, body, done);
+  EXPECT_EQ(t.turns_until_done(task), 1);
+  EXPECT_EQ(task.result(), 4);
+}
+
+TEST(WaitFor, ZeroDelayCancelsAPendingFutureWaitsForItAndRaisesTimeoutError) {
+  TaskLoop t;
+  Log log;
+  Future<int> pending = t.loop.create_future<int>();
+  auto body = [](Future<int> f) -> Coro<std::string> {
+    try {
+      co_await wait_for(f, 0s);
+    } catch (const TimeoutError&) {
+      co_return "TimeoutError";
+    }
+    co_return "no timeout";
+  };
+  Task<std::string> task = create_task(t.loop, body, pending);
+  t.turn();
+  EXPECT_TRUE(pending.cancelled());
+  // turn 2: the future's callback releases the waiter; turn 3: the task wakes.
+  EXPECT_EQ(t.turns_until_done(task), 2);
+  EXPECT_EQ(task.result(), "TimeoutError");
+}
+
+TEST(WaitFor, ZeroDelayNeverStartsACoroutineButCostsTheTurnsOfCancellingItsTask) {
+  // asyncio: ensure_future() makes it a task, which is cancelled before its
+  // first step, then awaited: TimeoutError in the fourth turn.
+  TaskLoop t;
+  Log log;
+  auto never = [](Log* log) -> Coro<int> {
+    log->push_back("started?!");
+    co_return 1;
+  };
+  auto body = [](Log* log, decltype(never) make) -> Coro<std::string> {
+    try {
+      co_await wait_for(make(log), 0s);
+    } catch (const TimeoutError&) {
+      co_return "TimeoutError";
+    }
+    co_return "no timeout";
+  };
+  Task<std::string> task = create_task(t.loop, body, &log, never);
+  EXPECT_EQ(t.turns_until_done(task), 4);
+  EXPECT_EQ(task.result(), "TimeoutError");
+  EXPECT_TRUE(log.empty());
+}
+
+TEST(WaitFor, ZeroDelayOnAFutureThatIgnoresTheCancelReturnsItsValue) {
+  // The "cancel and wait" in wait_for(): a task that swallows the
+  // cancellation and returns gives its value, not a TimeoutError.
+  TaskLoop t;
+  Log log;
+  auto body = [](EventLoop* loop, Log* log) -> Coro<int> {
+    Task<int> inner = create_task(*loop, swallows(log));
+    co_await sleep(0s);  // let it start and wait in its sleep
+    co_return co_await wait_for(Future<int>(inner), 0s);
+  };
+  Task<int> task = create_task(t.loop, body, &t.loop, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task), 7);
+  EXPECT_EQ(log, Log{"swallowed the cancellation"});
+}
+
+}  // namespace
+}  // namespace looplab
