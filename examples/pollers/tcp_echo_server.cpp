@@ -56,6 +56,7 @@ class Connection {
   }
 
  private:
+  // [echo_transport]
   // The socket is readable: one recv() per turn, as asyncio's _read_ready.
   void read_ready(std::span<char> buffer) {
     ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), 0);
@@ -102,6 +103,7 @@ class Connection {
     loop_.remove_writer(fd_);
     if (closing_) loop_.call_soon([this] { connection_lost(); });
   }
+  // [echo_transport]
 
   // transport.close(): no more reading; connection_lost() once the buffer is sent.
   void close() {
@@ -163,6 +165,7 @@ class Server {
   }
 
  private:
+  // [echo_accept]
   // The listening socket is readable: accept until the kernel's queue is empty.
   void accept_connections() {
     for (;;) {
@@ -181,6 +184,7 @@ class Server {
       connections_[fd] = std::move(connection);
     }
   }
+  // [echo_accept]
 
   EventLoop& loop_;
   int listener_ = -1;

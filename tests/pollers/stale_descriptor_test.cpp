@@ -73,6 +73,34 @@ TEST_P(StaleDescriptorTest, AddingAWriterOnAReusedNumberAlsoWatchesTheReader) {
   ::close(number);
 }
 
+// The other path: no callback replaced, only a writer added, so the
+// selector's modify() sees the reused number (and must watch its reader too).
+TEST_P(StaleDescriptorTest, AddingOnlyAWriterOnAReusedNumberWatchesTheReaderToo) {
+  VirtualClock clock;
+  EventLoop loop(clock, testing::open_exactly(GetParam()));
+  SocketPair old_pair;
+  std::string ran;
+  int number = old_pair.left();
+  loop.add_reader(number, [&] {
+    ran += "reader;";
+    SocketPair::receive(number);
+  });
+  testing::run_one_turn(loop);
+  old_pair.close_left();
+
+  SocketPair new_pair;
+  ASSERT_EQ(::dup2(new_pair.left(), number), number);
+  loop.add_writer(number, [&] {
+    ran += "writer;";
+    loop.remove_writer(number);
+  });
+  SocketPair::send(new_pair.right(), "x");
+  testing::run_one_turn(loop);
+  EXPECT_EQ(ran, "reader;writer;");
+  loop.remove_reader(number);
+  ::close(number);
+}
+
 TEST_P(StaleDescriptorTest, ReplacingTheCallbackOfAClosedDescriptorIsAnOSError) {
   VirtualClock clock;
   EventLoop loop(clock, testing::open_exactly(GetParam()));
