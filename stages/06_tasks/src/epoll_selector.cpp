@@ -139,6 +139,8 @@ std::span<const SelectorEvent> EpollSelector::select(Timeout timeout) {
   // // TODO(chapter 4): wait in epoll_wait() for what is left of the
   // // deadline (again after EINTR), and turn each ready descriptor into a
   // // SelectorEvent holding only the events it is registered for.
+  // (void)from_epoll;
+  // (void)to_milliseconds;
   // throw RuntimeError("EpollSelector::select() is not implemented yet");
   // END STUB
   return ready_;

@@ -122,6 +122,7 @@ void IoUringSelector::register_fd(int fd, unsigned events) {
 }
 
 void IoUringSelector::modify(int fd, unsigned events) {
+  adopt_current_thread();
   unsigned& registered = interest_.at(fd);
   if (events == registered) return;
   registered = events;
@@ -146,6 +147,7 @@ void IoUringSelector::unregister(int fd) {
 // A request in flight watches the file the descriptor had when it was
 // armed; if the number was closed and reused, watch the new file.
 void IoUringSelector::renew(int fd) {
+  adopt_current_thread();
   interest_.at(fd);  // throws if not registered
   if (::fcntl(fd, F_GETFD) == -1) throw_cannot_watch(errno, fd, "io_uring");
   cancel(fd, polls_[static_cast<std::size_t>(fd)]);
@@ -188,8 +190,8 @@ void IoUringSelector::cancel(int fd, Poll& poll) {
 // [io_uring_select]
 std::span<const SelectorEvent> IoUringSelector::select(Timeout timeout) {
   adopt_current_thread();
+  ready_.clear();  // first: making room in a full SQ while arming may already read completions
   arm_waiting_polls();
-  ready_.clear();
   bool look_only = timeout && timeout->count() <= 0;
   bool kernel_has_news =
       (IO_URING_READ_ONCE(*ring_.sq.kflags) & (IORING_SQ_CQ_OVERFLOW | IORING_SQ_TASKRUN)) != 0;
@@ -267,6 +269,8 @@ void IoUringSelector::reap_completions() {
     // // again (level triggering) and report the events it is registered
     // // for that the completion's poll mask (cqe->res) holds.
     // (void)poll;
+    // (void)from_poll;
+    // throw RuntimeError("IoUringSelector::reap_completions() is not implemented yet");
     // END STUB
   }
   io_uring_cq_advance(&ring_, seen);

@@ -46,27 +46,29 @@ const char* KqueueSelector::name() const noexcept {
 // [kqueue_changes]
 void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
   // BEGIN SOLUTION 04
+  // A filter that stays is added again: EV_ADD on an existing filter only
+  // updates it, and if the number was closed and reused (close() removed its
+  // filters), it watches the new descriptor. The changes cost no system call.
   for (auto [event, filter] : kFilters) {
     bool was = (from & event) != 0;
     bool is = (to & event) != 0;
-    if (was == is) continue;
+    if (!was && !is) continue;
     struct kevent change {};
     EV_SET(&change, static_cast<uintptr_t>(fd), filter, is ? EV_ADD : EV_DELETE, 0, 0, nullptr);
     changes_.push_back(change);
-    if (is) {
-      ++filters_;
-    } else {
-      --filters_;
-    }
+    if (is && !was) ++filters_;
+    if (was && !is) --filters_;
   }
   // END SOLUTION
   // BEGIN STUB
-  // // TODO(chapter 4): for each filter (kFilters) whose event is in `to`
-  // // but not in `from`, append an EV_ADD change to changes_; for each in
-  // // `from` but not in `to`, an EV_DELETE. Keep filters_ counted.
+  // // TODO(chapter 4): for each filter (kFilters) whose event is in `to`,
+  // // append an EV_ADD change to changes_ (again if it was in `from`: the
+  // // descriptor may be a new one on a reused number); for each only in
+  // // `from`, an EV_DELETE. Keep filters_ counted.
   // (void)fd;
   // (void)from;
   // (void)to;
+  // throw RuntimeError("KqueueSelector::queue_changes() is not implemented yet");
   // END STUB
 }
 
@@ -75,8 +77,7 @@ void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
 // descriptor has left the kernel's set before the program closes it.
 // EV_RECEIPT makes kevent() return one result per change, so we learn which
 // change failed. A delete that finds nothing because its descriptor was
-// closed is ignored, and so is an older, batched change of another
-// descriptor that was closed since.
+// closed is ignored, and so are older, batched changes of other descriptors.
 void KqueueSelector::apply_changes_now(int fd) {
   for (struct kevent& change : changes_) change.flags |= EV_RECEIPT;
   std::vector<struct kevent> results(changes_.size());
@@ -90,9 +91,9 @@ void KqueueSelector::apply_changes_now(int fd) {
     if ((result.flags & EV_ERROR) == 0 || result.data == 0) continue;
     bool deleting = (changes_[i].flags & EV_DELETE) != 0;
     if (deleting && descriptor_already_gone(result.data)) continue;  // nothing left to delete
-    if (result.ident == static_cast<uintptr_t>(fd) || !descriptor_already_gone(result.data)) {
-      error = static_cast<int>(result.data);
-    }
+    // Only this descriptor's changes can fail this call; a batched change of
+    // another descriptor that fails here is that descriptor's lost cause.
+    if (result.ident == static_cast<uintptr_t>(fd)) error = static_cast<int>(result.data);
   }
   changes_.clear();
   if (error != 0) throw_cannot_watch(error, fd, name());

@@ -9,6 +9,7 @@
 
 namespace looplab {
 
+// [cannot_watch]
 /// Throws the OSError for a descriptor that `backend` could not watch.
 [[noreturn]] inline void throw_cannot_watch(int error, int fd, const std::string& backend) {
   std::string descriptor = "file descriptor " + std::to_string(fd);
@@ -26,5 +27,6 @@ namespace looplab {
       throw OSError(error, backend + " could not watch " + descriptor);
   }
 }
+// [cannot_watch]
 
 }  // namespace looplab
