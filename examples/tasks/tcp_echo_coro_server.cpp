@@ -66,6 +66,7 @@ class Descriptor {
   int fd_;
 };
 
+// [echo_coro]
 // One client, one task: receive what it sends and send it back, until it
 // closes its end ("" from sock_recv) or the connection fails.
 Coro<void> echo(int fd) {  // by value: a task's parameters live in its frame
@@ -81,6 +82,7 @@ Coro<void> echo(int fd) {  // by value: a task's parameters live in its frame
     // The client went away (ECONNRESET, EPIPE): nobody left to echo to.
   }
 }
+// [echo_coro]
 
 // A listening socket on 127.0.0.1:port (0: any free port); sets `port` to
 // the one it got. Throws OSError if the system says no.
@@ -105,6 +107,7 @@ int listen_on(int& port) {
   return fd;
 }
 
+// [serve_coro]
 // The main task: listen, then accept connections and start a task for each,
 // until a signal cancels it.
 Coro<void> serve(int port, int signal_fd) {
@@ -136,6 +139,7 @@ Coro<void> serve(int port, int signal_fd) {
     looplab::create_task(loop, echo(fd));  // runs on its own; nobody needs to await it
   }
 }
+// [serve_coro]
 
 int main(int argc, char** argv) {
   int port = 0;

@@ -70,14 +70,31 @@ void FutureBase::finish() {
 // Never inline: each callback goes to the loop, in the order they were
 // added, inside the Context each was added in.
 void FutureBase::schedule_callbacks() {
+  // BEGIN SOLUTION 05
   std::vector<DoneCallback> callbacks = std::move(callbacks_);
   callbacks_.clear();
   for (DoneCallback& entry : callbacks) schedule(entry);
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 5): hand every stored callback to the loop with
+  // // schedule(), in the order they were added, and leave callbacks_ empty.
+  // // Never call one here: a done callback runs in a later turn.
+  // throw RuntimeError("FutureBase::schedule_callbacks() is not implemented yet");
+  // END STUB
 }
 
 void FutureBase::schedule(DoneCallback& entry) {
+  // BEGIN SOLUTION 05
   loop_->schedule_handle(Ref<HandleState>(new DoneCallbackHandle(
       std::move(entry.callback), std::move(entry.context), Ref<FutureBase>(this))));
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 5): wrap the callback in a DoneCallbackHandle that runs it
+  // // in its Context and holds this future, and queue that handle on the
+  // // loop with schedule_handle().
+  // (void)entry;
+  // throw RuntimeError("FutureBase::schedule() is not implemented yet");
+  // END STUB
 }
 // [future_finish]
 
@@ -99,6 +116,7 @@ std::exception_ptr FutureBase::exception() {
 
 // [add_done_callback]
 DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id) {
+  // BEGIN SOLUTION 05
   DoneCallback entry{std::move(callback), Context::copy_current(), id};
   if (done()) {
     schedule(entry);  // already done: still not inline
@@ -106,6 +124,15 @@ DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallb
     callbacks_.push_back(std::move(entry));
   }
   return id;
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 5): remember the callback with a copy of the current
+  // // Context and its id; if the future is done already, schedule it at
+  // // once instead (still not inline). Return the id.
+  // (void)callback;
+  // (void)id;
+  // throw RuntimeError("FutureBase::add_done_callback_erased() is not implemented yet");
+  // END STUB
 }
 
 std::size_t FutureBase::remove_done_callback(DoneCallbackId id) {

@@ -112,6 +112,7 @@ void EventLoop::run_until_done(FutureBase& future) {
     throw ValueError(
         "The future belongs to a different loop than the one specified as the loop argument");
   }
+  // BEGIN SOLUTION 05
   // An id of its own (the loop's address: one run at a time), so that removing
   // it leaves the future's other internal callbacks, added with id 0, alone.
   DoneCallbackId stop_when_done = future.add_done_callback_erased(
@@ -124,6 +125,13 @@ void EventLoop::run_until_done(FutureBase& future) {
   }
   future.remove_done_callback(stop_when_done);
   if (!future.done()) throw RuntimeError("Event loop stopped before Future completed.");
+  // END SOLUTION
+  // BEGIN STUB
+  // // TODO(chapter 5): add a done callback that stops the loop (with an id of
+  // // its own), run the loop, remove that callback however the run ends, and
+  // // raise RuntimeError if the loop stopped before the future was done.
+  // throw RuntimeError("EventLoop::run_until_complete() is not implemented yet");
+  // END STUB
 }
 // [run_until_done]
 
