@@ -301,3 +301,23 @@ TEST(Gather, AGatherOfTasksStillPendingWhenTheLoopClosesLeaksNothing) {
 
 }  // namespace
 }  // namespace looplab
+
+namespace looplab {
+namespace {
+
+// close() drops the pending children's callbacks; the outer future, kept by
+// its owner, must still be safe to cancel afterwards (it holds its children).
+TEST(Gather, AnOuterFutureKeptAcrossCloseCanStillBeCancelled) {
+  testing::TaskLoop t;
+  testing::Log log;
+  t.loop.set_exception_handler([](EventLoop&, const ExceptionContext&) {});
+  Task<int> child = create_task(t.loop, after(1000ms, 1, &log));
+  Future<std::vector<int>> all = gather(t.loop, child);
+  t.loop.close();  // the child is destroyed pending
+  EXPECT_FALSE(all.done());
+  all.cancel();  // reaches the (abandoned, still pending) child through a held reference
+  EXPECT_FALSE(all.done());  // its children will never finish: nor will it
+}
+
+}  // namespace
+}  // namespace looplab

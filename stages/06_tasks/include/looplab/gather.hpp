@@ -37,20 +37,21 @@ class GatheringState final : public FutureState<Result> {
   bool cancel(std::string message = {}) override {
     if (this->done()) return false;
     bool any = false;
-    for (FutureBase* child : children_) any |= child->cancel(message);
+    for (const Ref<FutureBase>& child : children_) any |= child->cancel(message);
     if (any) {
       cancel_requested_ = true;  // the last child to finish ends the outer cancelled
       cancel_message_ = message;
     }
     return any;
   }
-  void add_child(FutureBase& child) { children_.push_back(&child); }
+  void add_child(FutureBase& child) { children_.emplace_back(&child); }
   bool cancel_requested() const noexcept { return cancel_requested_; }
   const std::string& cancel_message() const noexcept { return cancel_message_; }
 
  private:
-  // Not owning: the children's done callbacks hold them until the last is done.
-  std::vector<FutureBase*> children_;
+  // Held: the outer future may outlive the children's callbacks (close()
+  // drops a pending task's callbacks) and still be cancelled.
+  std::vector<Ref<FutureBase>> children_;
   bool cancel_requested_ = false;
   std::string cancel_message_;
 };
