@@ -96,8 +96,8 @@ class TaskBase {
   void forget() noexcept;  // at the end: leave the loop's list, destroy the frame
 
   EventLoop* loop_;
-  FutureBase* future_;                   // this task, as a Future (the other base class)
-  Context context_;  // every step runs in it
+  FutureBase* future_;  // this task, as a Future (the other base class)
+  Context context_;     // every step runs in it
   std::string name_;
   std::coroutine_handle<> root_;          // the outermost frame, owned
   std::coroutine_handle<> resume_point_;  // the innermost frame, suspended
