@@ -80,14 +80,14 @@ void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
 // closed is ignored, and so are older, batched changes of other descriptors.
 void KqueueSelector::apply_changes_now(int fd) {
   for (struct kevent& change : changes_) change.flags |= EV_RECEIPT;
-  std::vector<struct kevent> results(changes_.size());
+  receipts_.resize(changes_.size());
   timespec no_wait{};
-  int n = ::kevent(kqueue_fd_, changes_.data(), static_cast<int>(changes_.size()), results.data(),
-                   static_cast<int>(results.size()), &no_wait);
+  int n = ::kevent(kqueue_fd_, changes_.data(), static_cast<int>(changes_.size()), receipts_.data(),
+                   static_cast<int>(receipts_.size()), &no_wait);
   int error = n < 0 ? errno : 0;
   // With EV_RECEIPT every change has its result, in the order of the changes.
   for (std::size_t i = 0; error == 0 && i < static_cast<std::size_t>(std::max(n, 0)); ++i) {
-    const struct kevent& result = results[i];
+    const struct kevent& result = receipts_[i];
     if ((result.flags & EV_ERROR) == 0 || result.data == 0) continue;
     bool deleting = (changes_[i].flags & EV_DELETE) != 0;
     if (deleting && descriptor_already_gone(result.data)) continue;  // nothing left to delete

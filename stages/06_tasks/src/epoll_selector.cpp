@@ -79,14 +79,7 @@ void EpollSelector::register_fd(int fd, unsigned events) {
 void EpollSelector::modify(int fd, unsigned events) {
   unsigned& registered = interest_.at(fd);
   if (events == registered) return;  // the kernel knows already: no system call
-  try {
-    control(EPOLL_CTL_MOD, fd, events);
-  } catch (const OSError& error) {
-    // ENOENT: the descriptor was closed (the kernel forgot it) and its
-    // number reused by a new one, which is not in the set yet.
-    if (error.code().value() != ENOENT) throw;
-    control(EPOLL_CTL_ADD, fd, events);
-  }
+  modify_or_add(fd, events);
   registered = events;
 }
 
@@ -103,10 +96,13 @@ void EpollSelector::unregister(int fd) {
 }
 
 // The stale-descriptor case asyncio leaves open: a callback replaced on a
-// descriptor number that was closed and reused. EPOLL_CTL_MOD tells us
-// (ENOENT) that the kernel does not know this descriptor; add it.
-void EpollSelector::renew(int fd) {
-  unsigned events = interest_.at(fd);
+// descriptor number that was closed and reused.
+void EpollSelector::renew(int fd) { modify_or_add(fd, interest_.at(fd)); }
+
+// EPOLL_CTL_MOD, or EPOLL_CTL_ADD when the kernel answers ENOENT: the
+// descriptor was closed (which took it out of the set) and its number
+// reused by a new one, which is not in the set yet.
+void EpollSelector::modify_or_add(int fd, unsigned events) {
   epoll_event event{};
   event.events = to_epoll(events);
   event.data.fd = fd;

@@ -6,22 +6,22 @@
 #include <cerrno>
 #include <string>
 
+#include "looplab/deadline.hpp"
 #include "looplab/exceptions.hpp"
+#include "looplab/selector_errors.hpp"
 
 namespace looplab {
 namespace {
 
 // [check_watchable]
+// (A negative descriptor is the InterestTable's error, as for every backend.)
 void check_watchable(int fd) {
-  if (fd < 0) throw ValueError("Invalid file descriptor: " + std::to_string(fd));
   if (fd >= FD_SETSIZE) {
     throw ValueError("file descriptor " + std::to_string(fd) +
                      " is too large for select() (FD_SETSIZE is " + std::to_string(FD_SETSIZE) +
-                     "); stage 04's epoll has no such limit");
+                     "); epoll has no such limit");
   }
-  if (::fcntl(fd, F_GETFD) == -1) {
-    throw OSError(errno, "file descriptor " + std::to_string(fd) + " is not open");
-  }
+  if (::fcntl(fd, F_GETFD) == -1) throw_cannot_watch(errno, fd, "select");
 }
 
 timeval to_timeval(std::chrono::nanoseconds timeout) {
@@ -35,39 +35,23 @@ timeval to_timeval(std::chrono::nanoseconds timeout) {
 
 // [register_fd]
 void SelectSelector::register_fd(int fd, unsigned events) {
+  interest_.check_new(fd);
   check_watchable(fd);
-  if (static_cast<std::size_t>(fd) >= interest_.size())
-    interest_.resize(static_cast<std::size_t>(fd) + 1, 0);
-  if (interest_[static_cast<std::size_t>(fd)] != 0) {
-    throw ValueError("file descriptor " + std::to_string(fd) + " is already registered");
-  }
-  interest_[static_cast<std::size_t>(fd)] = events;
-  ++count_;
+  interest_.add(fd, events);
   max_fd_ = std::max(max_fd_, fd);
 }
 
-unsigned& SelectSelector::interest(int fd) {
-  if (fd < 0 || static_cast<std::size_t>(fd) >= interest_.size() ||
-      interest_[static_cast<std::size_t>(fd)] == 0) {
-    throw ValueError("file descriptor " + std::to_string(fd) + " is not registered");
-  }
-  return interest_[static_cast<std::size_t>(fd)];
-}
-
-void SelectSelector::modify(int fd, unsigned events) { interest(fd) = events; }
+void SelectSelector::modify(int fd, unsigned events) { interest_.at(fd) = events; }
 
 void SelectSelector::unregister(int fd) {
-  interest(fd) = 0;
-  --count_;
-  while (max_fd_ >= 0 && interest_[static_cast<std::size_t>(max_fd_)] == 0) --max_fd_;
+  interest_.remove(fd);
+  while (max_fd_ >= 0 && interest_.find(max_fd_) == 0) --max_fd_;
 }
 // [register_fd]
 
 // [select]
 std::span<const SelectorEvent> SelectSelector::select(Timeout timeout) {
-  using Clock = std::chrono::steady_clock;
-  std::optional<Clock::time_point> deadline;
-  if (timeout) deadline = Clock::now() + *timeout;
+  Deadline deadline(timeout);
   ready_.clear();
   for (;;) {
     // select() overwrites its arguments: rebuild the bitmaps for every call.
@@ -76,13 +60,13 @@ std::span<const SelectorEvent> SelectSelector::select(Timeout timeout) {
     FD_ZERO(&readers);
     FD_ZERO(&writers);
     for (int fd = 0; fd <= max_fd_; ++fd) {
-      unsigned events = interest_[static_cast<std::size_t>(fd)];
+      unsigned events = interest_.find(fd);
       if ((events & kEventRead) != 0) FD_SET(fd, &readers);
       if ((events & kEventWrite) != 0) FD_SET(fd, &writers);
     }
-    timeval wait{};
-    if (deadline) wait = to_timeval(std::max(Clock::duration::zero(), *deadline - Clock::now()));
-    int n = ::select(max_fd_ + 1, &readers, &writers, nullptr, deadline ? &wait : nullptr);
+    Timeout left = deadline.remaining();
+    timeval wait = left ? to_timeval(*left) : timeval{};
+    int n = ::select(max_fd_ + 1, &readers, &writers, nullptr, left ? &wait : nullptr);
     if (n < 0 && errno == EINTR) continue;  // a signal: wait again for the time that is left
     if (n < 0) throw OSError(errno, "select() failed");
     for (int fd = 0; n > 0 && fd <= max_fd_; ++fd) {

@@ -36,6 +36,7 @@ class EpollSelector final : public Selector {
 
  private:
   void control(int operation, int fd, unsigned events);  // epoll_ctl, or a clear OSError
+  void modify_or_add(int fd, unsigned events);
 
   int epoll_fd_;
   InterestTable interest_;

@@ -47,8 +47,9 @@ class KqueueSelector final : public Selector {
 
   int kqueue_fd_;
   InterestTable interest_;
-  std::size_t filters_ = 0;             // watched (descriptor, filter) pairs
-  std::vector<struct kevent> changes_;  // applied by the next kevent()
+  std::size_t filters_ = 0;              // watched (descriptor, filter) pairs
+  std::vector<struct kevent> changes_;   // applied by the next kevent()
+  std::vector<struct kevent> receipts_;  // apply_changes_now()'s results
   std::vector<struct kevent> kernel_events_;
   std::vector<SelectorEvent> ready_;
 };

@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "looplab/interest_table.hpp"
 #include "looplab/selector.hpp"
 
 namespace looplab {
@@ -22,15 +23,12 @@ class SelectSelector final : public Selector {
   void modify(int fd, unsigned events) override;
   void unregister(int fd) override;
   std::span<const SelectorEvent> select(Timeout timeout) override;
-  std::size_t size() const noexcept override { return count_; }
+  std::size_t size() const noexcept override { return interest_.size(); }
   const char* name() const noexcept override { return "select"; }
 
  private:
-  unsigned& interest(int fd);  // throws KeyError-like ValueError if not registered
-
-  std::vector<unsigned> interest_;  // events watched, by descriptor; 0 = not registered
-  std::size_t count_ = 0;
-  int max_fd_ = -1;
+  InterestTable interest_;  // the table every backend keeps (stage 04)
+  int max_fd_ = -1;         // select() scans 0..max_fd_
   std::vector<SelectorEvent> ready_;
 };
 // [select_selector]
