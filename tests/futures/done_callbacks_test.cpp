@@ -228,6 +228,44 @@ TEST_F(DoneCallbacks, EachLambdaHasItsOwnIdAndRemovingOneKeepsTheOthers) {
   EXPECT_EQ(order, "13");
 }
 
+// The first callback is stored apart from the others (callback0_, as in
+// CPython's C Future): removing it, or all of them, must not change the
+// order of those that remain or come later.
+TEST_F(DoneCallbacks, RemovingTheFirstCallbackKeepsTheOrderOfTheRestAndOfLaterOnes) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  std::string order;
+  auto add = [&](char c) {
+    return future.add_done_callback([&order, c](Future<int>&) { order += c; });
+  };
+  DoneCallbackId first = add('1');
+  add('2');
+  EXPECT_EQ(future.remove_done_callback(first), 1u);
+  add('3');
+  DoneCallbackId fourth = add('4');
+  add('5');
+  EXPECT_EQ(future.remove_done_callback(fourth), 1u);
+  future.set_result(0);
+  run_one_turn(loop);
+  EXPECT_EQ(order, "235");
+}
+
+TEST_F(DoneCallbacks, AFutureWhoseCallbacksWereAllRemovedTakesNewOnesInOrder) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  DoneCallbackId a = future.add_done_callback(record_a);
+  DoneCallbackId b = future.add_done_callback(record_b);
+  EXPECT_EQ(future.remove_done_callback(a), 1u);
+  EXPECT_EQ(future.remove_done_callback(b), 1u);
+  future.add_done_callback(record_b);
+  future.add_done_callback(record_a);
+  future.set_result(0);
+  run_one_turn(loop);
+  EXPECT_EQ(g_calls, (std::vector<std::string>{"b", "a"}));
+}
+
 TEST_F(DoneCallbacks, RemoveAfterCompletionReturnsZeroAndTheCallbackStillRuns) {
   VirtualClock clock;
   EventLoop loop(clock);

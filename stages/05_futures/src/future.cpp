@@ -71,14 +71,18 @@ void FutureBase::finish() {
 // added, inside the Context each was added in.
 void FutureBase::schedule_callbacks() {
   // BEGIN SOLUTION 05
-  std::vector<DoneCallback> callbacks = std::move(callbacks_);
+  std::optional<DoneCallback> first = std::move(callback0_);
+  callback0_.reset();
+  std::vector<DoneCallback> rest = std::move(callbacks_);
   callbacks_.clear();
-  for (DoneCallback& entry : callbacks) schedule(entry);
+  if (first) schedule(*first);
+  for (DoneCallback& entry : rest) schedule(entry);
   // END SOLUTION
   // BEGIN STUB
   // // TODO(chapter 5): hand every stored callback to the loop with
-  // // schedule(), in the order they were added, and leave callbacks_ empty.
-  // // Never call one here: a done callback runs in a later turn.
+  // // schedule(), in the order they were added (callback0_ first, then
+  // // callbacks_), and leave both empty. Never call one here: a done
+  // // callback runs in a later turn.
   // throw RuntimeError("FutureBase::schedule_callbacks() is not implemented yet");
   // END STUB
 }
@@ -120,15 +124,18 @@ DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallb
   DoneCallback entry{std::move(callback), Context::copy_current(), id};
   if (done()) {
     schedule(entry);  // already done: still not inline
+  } else if (!callback0_ && callbacks_.empty()) {
+    callback0_.emplace(std::move(entry));
   } else {
-    callbacks_.push_back(std::move(entry));
+    callbacks_.push_back(std::move(entry));  // after the others, whatever was removed
   }
   return id;
   // END SOLUTION
   // BEGIN STUB
   // // TODO(chapter 5): remember the callback with a copy of the current
-  // // Context and its id; if the future is done already, schedule it at
-  // // once instead (still not inline). Return the id.
+  // // Context and its id: in callback0_ if no callback is stored yet,
+  // // otherwise at the end of callbacks_. If the future is done already,
+  // // schedule it at once instead (still not inline). Return the id.
   // (void)callback;
   // (void)id;
   // throw RuntimeError("FutureBase::add_done_callback_erased() is not implemented yet");
@@ -136,9 +143,14 @@ DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallb
 }
 
 std::size_t FutureBase::remove_done_callback(DoneCallbackId id) {
+  std::size_t count = 0;
+  if (callback0_ && callback0_->id == id) {
+    callback0_.reset();
+    count = 1;
+  }
   auto removed = std::remove_if(callbacks_.begin(), callbacks_.end(),
                                 [id](const DoneCallback& entry) { return entry.id == id; });
-  auto count = static_cast<std::size_t>(callbacks_.end() - removed);
+  count += static_cast<std::size_t>(callbacks_.end() - removed);
   callbacks_.erase(removed, callbacks_.end());
   return count;
 }

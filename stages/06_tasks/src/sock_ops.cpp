@@ -142,7 +142,9 @@ Future<void> EventLoop::sock_connect(int fd, const sockaddr* address, socklen_t 
     future.set_result();
     return future;
   }
-  if (errno != EINPROGRESS && errno != EINTR) {
+  // asyncio waits on any BlockingIOError: EINPROGRESS for TCP, EAGAIN for a
+  // Unix socket whose listener's backlog is full.
+  if (errno != EINPROGRESS && errno != EALREADY && !would_block(errno)) {
     fail(future, errno, "connect() failed");
     return future;
   }

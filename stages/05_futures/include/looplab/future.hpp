@@ -99,7 +99,11 @@ class FutureBase : public RefCounted, public PoolAllocated {
   bool retrieved_ = false;  // asyncio's __log_traceback, inverted
   std::exception_ptr exception_;
   std::string cancel_message_;
-  std::vector<DoneCallback> callbacks_;
+  // Most futures get exactly one done callback (the task awaiting them), so
+  // the first lives in the future itself, as in CPython's C Future
+  // (fut_callback0), and only the ones after it cost the vector an allocation.
+  std::optional<DoneCallback> callback0_;
+  std::vector<DoneCallback> callbacks_;  // the ones after callback0_, in order
 };
 // [future_base]
 

@@ -1,13 +1,11 @@
-// event_loop.hpp: EventLoop, stage 04: callbacks, timers, and I/O readiness
-// through the best selector the machine has.
+// event_loop.hpp: EventLoop, stage 06: stage 05's loop, plus tasks.
 //
-// Stage 03's loop waited in select(). Stage 04 keeps the loop as it was and
-// changes what it waits in: the Selector is now chosen when the loop is made
-// (default_selector.hpp), epoll, io_uring, kqueue or select, all behind the
-// same interface and held to the same tests. Each turn the loop waits in
-// exactly one place, the Selector, until a descriptor is ready or the next
-// timer is due; then it queues the ready descriptors' callbacks, then the due
-// timers, and runs the turn.
+// The turn is stage 04's and the futures are stage 05's. What is new is the
+// bookkeeping tasks need from their loop: the list of its pending tasks
+// (all_tasks), and what close() does with the ones still pending: destroys
+// them, each reported as asyncio reports it, "Task was destroyed but it is
+// pending!". A task itself is a Future that drives a coroutine one step per
+// loop callback (task.hpp).
 #pragma once
 
 #include <sys/socket.h>
@@ -114,9 +112,11 @@ class EventLoop {
   /// then returns its result (or throws its exception, or CancelledError).
   /// The loop stops one turn after the future completes: its done callback
   /// calls stop(), and that callback is queued like any other, so the
-  /// callbacks the completion scheduled before it still run.
+  /// callbacks the completion scheduled before it still run. The result is
+  /// returned by value: the future may be a temporary that dies with the
+  /// statement, and a reference into it would dangle.
   template <typename T>
-  decltype(auto) run_until_complete(const Future<T>& future) {
+  T run_until_complete(const Future<T>& future) {
     run_until_done(future.state());
     return future.result();
   }
