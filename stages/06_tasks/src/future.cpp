@@ -9,16 +9,19 @@ namespace looplab {
 namespace {
 
 // [done_callback_handle]
-// The handle that runs one done callback. It holds the future, so that the
-// future lives until every callback has run, however soon its owner lets go.
+// The handle that runs one done callback. Once queued it holds the future,
+// so that the future lives until every callback has run, however soon its
+// owner lets go. Not before: a pending future holds its handles, and handles
+// holding it back would keep it alive for ever.
 class DoneCallbackHandle final : public HandleState {
  public:
-  DoneCallbackHandle(Callback callback, Context context, Ref<FutureBase> future)
-      : HandleState(std::move(callback), std::move(context), SourceLocation::current()),
-        future_(std::move(future)) {}
+  DoneCallbackHandle(Callback callback, Context context)
+      : HandleState(std::move(callback), std::move(context), SourceLocation::current()) {}
+
+  void hold(Ref<FutureBase> future) { future_ = std::move(future); }
 
  private:
-  Ref<FutureBase> future_;
+  Ref<FutureBase> future_;  // null until the handle is queued
 };
 // [done_callback_handle]
 
@@ -89,13 +92,12 @@ void FutureBase::schedule_callbacks() {
 
 void FutureBase::schedule(DoneCallback& entry) {
   // BEGIN SOLUTION 05
-  loop_->schedule_handle(Ref<HandleState>(new DoneCallbackHandle(
-      std::move(entry.callback), std::move(entry.context), Ref<FutureBase>(this))));
+  static_cast<DoneCallbackHandle&>(*entry.handle).hold(Ref<FutureBase>(this));
+  loop_->schedule_handle(std::move(entry.handle));
   // END SOLUTION
   // BEGIN STUB
-  // // TODO(chapter 5): wrap the callback in a DoneCallbackHandle that runs it
-  // // in its Context and holds this future, and queue that handle on the
-  // // loop with schedule_handle().
+  // // TODO(chapter 5): make the entry's DoneCallbackHandle hold this future
+  // // (hold()), then queue the handle on the loop with schedule_handle().
   // (void)entry;
   // throw RuntimeError("FutureBase::schedule() is not implemented yet");
   // END STUB
@@ -121,7 +123,8 @@ std::exception_ptr FutureBase::exception() {
 // [add_done_callback]
 DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id) {
   // BEGIN SOLUTION 05
-  DoneCallback entry{std::move(callback), Context::copy_current(), id};
+  DoneCallback entry{
+      Ref<HandleState>(new DoneCallbackHandle(std::move(callback), Context::copy_current())), id};
   if (done()) {
     schedule(entry);  // already done: still not inline
   } else if (!callback0_ && callbacks_.empty()) {
@@ -132,8 +135,9 @@ DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallb
   return id;
   // END SOLUTION
   // BEGIN STUB
-  // // TODO(chapter 5): remember the callback with a copy of the current
-  // // Context and its id: in callback0_ if no callback is stored yet,
+  // // TODO(chapter 5): make a DoneCallbackHandle for the callback, with a
+  // // copy of the current Context, and remember it with its id: in
+  // // callback0_ if no callback is stored yet,
   // // otherwise at the end of callbacks_. If the future is done already,
   // // schedule it at once instead (still not inline). Return the id.
   // (void)callback;

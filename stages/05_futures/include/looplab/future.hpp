@@ -27,6 +27,7 @@
 #include "looplab/callback.hpp"
 #include "looplab/context.hpp"
 #include "looplab/exceptions.hpp"
+#include "looplab/handle.hpp"
 #include "looplab/ref.hpp"
 #include "looplab/source_location.hpp"
 
@@ -86,9 +87,11 @@ class FutureBase : public RefCounted, public PoolAllocated {
 
  private:
   enum class State : std::uint8_t { kPending, kFinished, kCancelled };
+  // A done callback waits in the handle that will run it, made when the
+  // callback is added (with the Context current then), so that completing
+  // the future only has to queue the handles.
   struct DoneCallback {
-    Callback callback;
-    Context context;  // current when the callback was added
+    Ref<HandleState> handle;  // a DoneCallbackHandle (future.cpp)
     DoneCallbackId id;
   };
   void schedule_callbacks();
