@@ -113,7 +113,10 @@ class FutureBase : public RefCounted, public PoolAllocated {
   // they may be part of (gather's children hold gather's callback, which
   // holds the children).
   friend void abandon_pending_tasks(EventLoop& loop) noexcept;
-  void forget_callbacks() noexcept { callbacks_.clear(); }
+  void forget_callbacks() noexcept {
+    callback0_.reset();
+    callbacks_.clear();
+  }
 
   enum class State : std::uint8_t { kPending, kFinished, kCancelled };
   // A done callback waits in the handle that will run it, made when the
