@@ -16,19 +16,9 @@ namespace {
 
 using testing::Fd;
 using testing::is_non_blocking;
+using testing::os_error_of;
 using testing::run_one_turn;
 using testing::TcpListener;
-
-template <typename T>
-int os_error_of(const Future<T>& future) {
-  try {
-    future.result();
-  } catch (const OSError& error) {
-    return error.code().value();
-  } catch (...) {
-  }
-  return 0;
-}
 
 TEST(SockAcceptConnect, AcceptWaitsForAClientAndReturnsANonBlockingDescriptor) {
   VirtualClock clock;

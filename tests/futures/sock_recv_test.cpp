@@ -16,21 +16,10 @@ namespace looplab {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::os_error_of;
 using testing::run_one_turn;
 using testing::seconds;
 using testing::SocketPair;
-
-/// The errno of the OSError a future finished with (0 if another outcome).
-template <typename T>
-int os_error_of(const Future<T>& future) {
-  try {
-    future.result();
-  } catch (const OSError& error) {
-    return error.code().value();
-  } catch (...) {
-  }
-  return 0;
-}
 
 TEST(SockRecv, DataAlreadyWaitingCompletesTheFutureBeforeItIsReturned) {
   VirtualClock clock;

@@ -13,18 +13,9 @@
 namespace looplab {
 namespace {
 
+using testing::os_error_of;
 using testing::run_one_turn;
 using testing::SocketPair;
-
-int os_error_of(const Future<>& future) {
-  try {
-    future.result();
-  } catch (const OSError& error) {
-    return error.code().value();
-  } catch (...) {
-  }
-  return 0;
-}
 
 /// Reads everything that is there now.
 std::string drain(int fd) {

@@ -135,4 +135,16 @@ inline int send_buffer_size(int fd) {
   return size;
 }
 
+/// The errno of the OSError a future finished with (0 for any other outcome).
+template <typename T>
+int os_error_of(const Future<T>& future) {
+  try {
+    future.result();
+  } catch (const OSError& error) {
+    return error.code().value();
+  } catch (...) {
+  }
+  return 0;
+}
+
 }  // namespace looplab::testing
