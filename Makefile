@@ -104,6 +104,10 @@ book-check: book
 report:
 	@tools/install-deps report
 	cmake --preset release
+	@# A cache CMake had to delete and re-run (a compiler changed) loses the preset's
+	@# values: refuse to benchmark a build that is not optimised.
+	@grep -q '^CMAKE_BUILD_TYPE:STRING=Release$$' build/release/CMakeCache.txt || \
+	  { echo "report: build/release is not a Release build (stale cache?): rm -rf build/release and run again"; exit 1; }
 	cmake --build --preset release
 	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick)
 	@echo "report: build/report/index.html and build/report/report.md"
