@@ -20,7 +20,10 @@ help:
 	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
 	@echo "make assignment STAGE=NN [OUT=dir]  write the starter project of assignment NN"
 	@echo "make book          the book (Doxygen 1.9.4) -> build/book/html/index.html"
-	@echo "make book-check    the built book in headless Chromium: snippets, diagrams, navigation, screenshots"
+	@echo "make book EDITION=course  the course edition: each region a student writes shown as the task"
+	@echo "                   -> build/book-course/html/index.html"
+	@echo "make book-check    both editions, checked in headless Chromium: snippets, diagrams, navigation,"
+	@echo "                   no solution in the course edition, no task in the reader's, screenshots"
 	@echo "make format        apply .clang-format to every C++ file"
 
 deps:
@@ -93,13 +96,20 @@ format:
 
 # The book: lint the snippet markers, build and run the demos (build/book-demos),
 # generate diffs and benchmark tables (from build/report if `make report` ran),
-# then Doxygen, which must not warn. Not part of `make test`.
+# then Doxygen, which must not warn. Not part of `make test`. Two editions from
+# the same sources: the reader's (default) and the course edition, which shows
+# each region a student writes as the student's task.
+EDITION ?= reader
 book:
 	@tools/install-deps book
-	tools/book build
+	tools/book build --edition $(EDITION)
 
-book-check: book
-	tools/book check-browser
+book-check:
+	@tools/install-deps book
+	tools/book build --edition reader
+	tools/book check-browser --edition reader
+	tools/book build --edition course
+	tools/book check-browser --edition course
 
 report:
 	@tools/install-deps report

@@ -219,6 +219,19 @@ function(looplab_add_stage stage_dir)
       list(APPEND scenario_sources ${found})
     endforeach()
 
+    # An instructor's hidden tests (tools/assignment grade --hidden): labelled
+    # "hidden", which the grader scores as a group of its own.
+    if(LOOPLAB_HIDDEN_TESTS)
+      file(GLOB hidden_sources CONFIGURE_DEPENDS "${LOOPLAB_HIDDEN_TESTS}/*_test.cpp")
+      if(NOT hidden_sources)
+        message(FATAL_ERROR "LOOPLAB_HIDDEN_TESTS=${LOOPLAB_HIDDEN_TESTS}: no *_test.cpp file there")
+      endif()
+      add_executable(tests_s${nn}_hidden ${hidden_sources})
+      target_link_libraries(tests_s${nn}_hidden PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
+      target_include_directories(tests_s${nn}_hidden PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+      looplab_discover_tests(tests_s${nn}_hidden "s${nn}.hidden." "${label};hidden" "")
+    endif()
+
     if(scenario_sources)
       add_executable(scenarios_s${nn} ${scenario_sources})
       target_link_libraries(scenarios_s${nn} PRIVATE looplab_s${nn} looplab_scenario_main)

@@ -266,6 +266,61 @@ class StageToolTest(unittest.TestCase):
             self.assertIn("stages/03_c/src/util.txt", files)
             self.assertTrue((Path(tmp) / "course/bench/c_group/b.txt").is_file())
 
+    # assignment regions
+    def add_region(self):
+        """Stage 02 declares a region of its loop; the region is marked in 02 and 03."""
+        marked = LOOP_02.replace("loop line 5 with timers\n",
+                                 "  // [timers_body]\n  loop line 5 with timers\n  // [timers_body]\n")
+        for s in ("02_b", "03_c"):
+            self.write(f"stages/{s}/src/loop.txt", marked)
+        self.write("stages/02_b/assignment/regions.toml",
+                   '[regions.timers_body]\nfile = "src/loop.txt"\nstub = \'\'\'\n// TODO(chapter 2): timers\n\'\'\'\n')
+        return marked
+
+    def test_regions_pass_check_and_are_not_inherited(self):
+        self.add_region()
+        # the assignment folder is the stage's own: 03_c need not copy it
+        self.assertCheck(0, "stage check: 3 stages consistent")
+        tool = load_tool()
+        regions = tool.load_regions(self.root)
+        self.assertEqual(list(regions), ["timers_body"])
+        self.assertEqual(regions["timers_body"].chapter, 2)
+        self.assertEqual(regions["timers_body"].stub, "// TODO(chapter 2): timers\n")
+
+    def test_replace_regions_indents_the_stub(self):
+        marked = self.add_region()
+        tool = load_tool()
+        regions = tool.load_regions(self.root)
+        starter = tool.replace_regions(
+            marked, regions, lambda r, indent, markers, body: [markers[0], *tool.indented(r.stub, indent), markers[1]])
+        self.assertIn("  // [timers_body]\n  // TODO(chapter 2): timers\n  // [timers_body]\n", starter)
+        self.assertNotIn("with timers", starter)
+
+    def test_a_region_whose_markers_went_is_caught(self):
+        self.add_region()
+        self.write("stages/02_b/src/loop.txt", LOOP_02)
+        self.write("stages/03_c/src/loop.txt", LOOP_02)
+        self.assertCheck(1, "[regions.timers_body]", "the stub no longer applies")
+
+    def test_a_region_marked_once_is_caught(self):
+        marked = self.add_region()
+        once = marked.replace("  // [timers_body]\n", "", 1)
+        self.write("stages/02_b/src/loop.txt", once)
+        self.write("stages/03_c/src/loop.txt", once)
+        self.assertCheck(1, "timers_body has one marker line, not two")
+
+    def test_assignment_text_in_reference_code_is_caught(self):
+        self.write("stages/03_c/src/extra.cpp", "int x;\n// BEGIN SOLUTION 03\n")
+        self.write("stages/03_c/stage.toml", manifest("C", "02_b", ["src/util.txt", "src/extra.cpp"]))
+        self.assertCheck(1, "stages/03_c/src/extra.cpp:2: assignment text in the reference code")
+
+    def test_export_leaves_the_assignment_folder_out(self):
+        self.add_region()
+        dest = self.root / "out"
+        rc, out = self.stage("export", "02", str(dest))
+        self.assertEqual(rc, 0, out)
+        self.assertFalse((dest / "stages/02_b/assignment").exists())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -36,18 +36,11 @@ EventLoop& get_running_loop() {
 Handle EventLoop::call_soon_callback(Callback callback, SourceLocation where) {
   check_closed();
   if (debug_) check_thread();
-  // BEGIN SOLUTION 01
+  // [call_soon_body]
   Ref<HandleState> handle(new HandleState(std::move(callback), Context::copy_current(), where));
   ready_.push_back(handle);
   return Handle(std::move(handle));
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): wrap the callback in a HandleState with a copy of the
-  // // current Context, append it to ready_, and return a Handle to it.
-  // (void)callback;
-  // (void)where;
-  // throw RuntimeError("call_soon() is not implemented yet");
-  // END STUB
+  // [call_soon_body]
 }
 // [call_soon]
 
@@ -87,17 +80,12 @@ void EventLoop::run_forever() {
     }
   } cleanup{this};
 
-  // BEGIN SOLUTION 01
+  // [run_forever_body]
   for (;;) {
     run_once();
     if (stopping_) break;
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): run turns until stop() has been called. Note when
-  // // the flag is checked: stop() before run_forever() means one turn.
-  // run_once();
-  // END STUB
+  // [run_forever_body]
 }
 // [run_forever]
 
@@ -114,18 +102,14 @@ void EventLoop::run_once() {
   // Run exactly the handles that are queued now. Handles they schedule wait
   // for the next turn, so a callback that reschedules itself cannot starve
   // the others.
-  // BEGIN SOLUTION 01
+  // [run_ready_body]
   std::size_t ntodo = ready_.size();
   for (std::size_t i = 0; i < ntodo; ++i) {
     Ref<HandleState> handle = ready_.pop_front();
     if (handle->cancelled()) continue;
     run_handle(*handle);
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): pop and run (with run_handle) the handles that are in
-  // // ready_ when the turn begins, skipping cancelled ones.
-  // END STUB
+  // [run_ready_body]
 }
 // [run_once]
 
@@ -156,7 +140,7 @@ void EventLoop::close() {
 
 // [call_exception_handler]
 void EventLoop::call_exception_handler(const ExceptionContext& context) {
-  // BEGIN SOLUTION 01
+  // [call_exception_handler_body]
   if (exception_handler_) {
     try {
       exception_handler_(*this, context);
@@ -183,13 +167,7 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
   } catch (...) {
     std::fputs("Exception in default exception handler\n", stderr);
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): call the custom handler if one is set; if it throws
-  // // (anything but SystemExit or KeyboardInterrupt), report that failure
-  // // and the original context through the default handler.
-  // default_exception_handler(context);
-  // END STUB
+  // [call_exception_handler_body]
 }
 // [call_exception_handler]
 

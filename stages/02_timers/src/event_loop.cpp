@@ -47,18 +47,11 @@ EventLoop& get_running_loop() {
 Handle EventLoop::call_soon_callback(Callback callback, SourceLocation where) {
   check_closed();
   if (debug_) check_thread();
-  // BEGIN SOLUTION 01
+  // [call_soon_body]
   Ref<HandleState> handle(new HandleState(std::move(callback), Context::copy_current(), where));
   ready_.push_back(handle);
   return Handle(std::move(handle));
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): wrap the callback in a HandleState with a copy of the
-  // // current Context, append it to ready_, and return a Handle to it.
-  // (void)callback;
-  // (void)where;
-  // throw RuntimeError("call_soon() is not implemented yet");
-  // END STUB
+  // [call_soon_body]
 }
 // [call_soon]
 
@@ -67,21 +60,13 @@ TimerHandle EventLoop::call_at_callback(Clock::time_point when, Callback callbac
                                         SourceLocation where) {
   check_closed();
   if (debug_) check_thread();
-  // BEGIN SOLUTION 02
+  // [call_at_body]
   Ref<TimerHandleState> timer(
       new TimerHandleState(when, std::move(callback), Context::copy_current(), where));
   timer->set_scheduled_in(this);
   scheduled_.push(timer);
   return TimerHandle(std::move(timer));
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 2): make a TimerHandleState due at `when`, mark it as
-  // // scheduled in this loop, push it onto scheduled_ and return it.
-  // (void)when;
-  // (void)callback;
-  // (void)where;
-  // throw RuntimeError("call_at() is not implemented yet");
-  // END STUB
+  // [call_at_body]
 }
 // [call_at]
 
@@ -121,17 +106,12 @@ void EventLoop::run_forever() {
     }
   } cleanup{this};
 
-  // BEGIN SOLUTION 01
+  // [run_forever_body]
   for (;;) {
     run_once();
     if (stopping_) break;
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): run turns until stop() has been called. Note when
-  // // the flag is checked: stop() before run_forever() means one turn.
-  // run_once();
-  // END STUB
+  // [run_forever_body]
 }
 // [run_forever]
 
@@ -151,7 +131,7 @@ void EventLoop::run_once() {
 
   // Move the timers that are due onto the ready queue, in deadline order. A
   // timer is due up to one clock tick early (asyncio's clock_resolution).
-  // BEGIN SOLUTION 02
+  // [queue_due_timers_body]
   if (!scheduled_.empty()) {  // no timers, no need to read the clock
     Clock::time_point end_time = time() + clock_resolution_;
     while (!scheduled_.empty() && scheduled_.top().when() < end_time) {
@@ -160,27 +140,19 @@ void EventLoop::run_once() {
       ready_.push_back(std::move(timer));
     }
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 2): pop every timer whose deadline is before
-  // // time() + clock_->resolution(), mark it unscheduled, queue it on ready_.
-  // END STUB
+  // [queue_due_timers_body]
 
   // Run exactly the handles that are queued now. Handles they schedule wait
   // for the next turn, so a callback that reschedules itself cannot starve
   // the others.
-  // BEGIN SOLUTION 01
+  // [run_ready_body]
   std::size_t ntodo = ready_.size();
   for (std::size_t i = 0; i < ntodo; ++i) {
     Ref<HandleState> handle = ready_.pop_front();
     if (handle->cancelled()) continue;
     run_handle(*handle);
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): pop and run (with run_handle) the handles that are in
-  // // ready_ when the turn begins, skipping cancelled ones.
-  // END STUB
+  // [run_ready_body]
 }
 // [run_once]
 
@@ -189,7 +161,7 @@ void EventLoop::run_once() {
 // top, except when they are the majority of a big heap: then the heap is
 // rebuilt without them, so cancelled timers can never pile up.
 void EventLoop::clean_timer_heap() {
-  // BEGIN SOLUTION 02
+  // [clean_timer_heap_body]
   std::size_t count = scheduled_.size();
   if (count > kMinScheduledTimerHandles &&
       static_cast<double>(timer_cancelled_count_) / static_cast<double>(count) >
@@ -206,13 +178,7 @@ void EventLoop::clean_timer_heap() {
       scheduled_.pop()->set_scheduled_in(nullptr);
     }
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 2): rebuild the heap without its cancelled timers when it
-  // // holds more than kMinScheduledTimerHandles timers and more than
-  // // kMinCancelledTimerHandlesFraction of them are cancelled; otherwise pop
-  // // the cancelled timers off its top. Keep timer_cancelled_count_ right.
-  // END STUB
+  // [clean_timer_heap_body]
 }
 // [clean_timer_heap]
 
@@ -262,7 +228,7 @@ void EventLoop::forget_timers() noexcept {
 
 // [call_exception_handler]
 void EventLoop::call_exception_handler(const ExceptionContext& context) {
-  // BEGIN SOLUTION 01
+  // [call_exception_handler_body]
   if (exception_handler_) {
     try {
       exception_handler_(*this, context);
@@ -289,13 +255,7 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
   } catch (...) {
     std::fputs("Exception in default exception handler\n", stderr);
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): call the custom handler if one is set; if it throws
-  // // (anything but SystemExit or KeyboardInterrupt), report that failure
-  // // and the original context through the default handler.
-  // default_exception_handler(context);
-  // END STUB
+  // [call_exception_handler_body]
 }
 // [call_exception_handler]
 

@@ -13,7 +13,7 @@ void HandleState::run(EventLoop& loop) {
   // and it must not be destroyed while it runs. It is destroyed (with what it
   // captured) when this function returns.
   Callback callback = std::move(callback_);
-  // BEGIN SOLUTION 01
+  // [handle_run_body]
   try {
     context_.run(callback);
   } catch (const SystemExit&) {
@@ -25,14 +25,7 @@ void HandleState::run(EventLoop& loop) {
                                  .exception = std::current_exception(),
                                  .handle = Handle(Ref<HandleState>(this))});
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): run the callback inside context_, and send any
-  // // exception except SystemExit and KeyboardInterrupt to the loop's
-  // // exception handler with the message "Exception in callback " + repr().
-  // (void)loop;
-  // callback();
-  // END STUB
+  // [handle_run_body]
   // [handle_run]
 }
 

@@ -24,16 +24,10 @@ std::uint32_t to_epoll(unsigned events) {
 // whether asked for or not, wake both: each callback then meets the error in
 // its own read() or write().
 unsigned from_epoll(std::uint32_t epoll_events) {
-  // BEGIN SOLUTION 04
+  // [from_epoll_body]
   return ((epoll_events & ~static_cast<std::uint32_t>(EPOLLOUT)) != 0 ? kEventRead : 0u) |
          ((epoll_events & ~static_cast<std::uint32_t>(EPOLLIN)) != 0 ? kEventWrite : 0u);
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 4): translate epoll's bits into kEventRead/kEventWrite,
-  // // the way asyncio does (errors and hang-ups wake both).
-  // (void)epoll_events;
-  // return 0;
-  // END STUB
+  // [from_epoll_body]
 }
 
 // epoll_wait() counts in whole milliseconds: round up, so that a timer is
@@ -41,16 +35,11 @@ unsigned from_epoll(std::uint32_t epoll_events) {
 // for it. (asyncio: math.ceil(timeout * 1e3) * 1e-3.)
 int to_milliseconds(Selector::Timeout timeout) {
   if (!timeout) return -1;
-  // BEGIN SOLUTION 04
+  // [to_milliseconds_body]
   auto ms = std::chrono::ceil<std::chrono::milliseconds>(*timeout).count();
   constexpr decltype(ms) kOneDay = 24LL * 3600 * 1000;  // the loop never waits longer
   return static_cast<int>(std::min(ms, kOneDay));
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 4): whole milliseconds for epoll_wait(), never fewer
-  // // than the timeout asks for.
-  // return 0;
-  // END STUB
+  // [to_milliseconds_body]
 }
 // [epoll_translate]
 
@@ -119,7 +108,7 @@ std::span<const SelectorEvent> EpollSelector::select(Timeout timeout) {
   kernel_events_.resize(std::max<std::size_t>(1, interest_.size()));
   ready_.clear();
   Deadline deadline(timeout);
-  // BEGIN SOLUTION 04
+  // [epoll_select_body]
   int n = 0;
   while (
       (n = ::epoll_wait(epoll_fd_, kernel_events_.data(), static_cast<int>(kernel_events_.size()),
@@ -130,15 +119,7 @@ std::span<const SelectorEvent> EpollSelector::select(Timeout timeout) {
     unsigned events = from_epoll(event.events) & interest_.find(event.data.fd);
     if (events != 0) ready_.push_back(SelectorEvent{event.data.fd, events});
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 4): wait in epoll_wait() for what is left of the
-  // // deadline (again after EINTR), and turn each ready descriptor into a
-  // // SelectorEvent holding only the events it is registered for.
-  // (void)from_epoll;
-  // (void)to_milliseconds;
-  // throw RuntimeError("EpollSelector::select() is not implemented yet");
-  // END STUB
+  // [epoll_select_body]
   return ready_;
 }
 // [epoll_select]

@@ -19,7 +19,7 @@ void HandleState::run(EventLoop& loop) {
     }
   } finish{this};
   running_ = true;
-  // BEGIN SOLUTION 01
+  // [handle_run_body]
   try {
     context_.run(callback_);
   } catch (const SystemExit&) {
@@ -31,14 +31,7 @@ void HandleState::run(EventLoop& loop) {
                                  .exception = std::current_exception(),
                                  .handle = Handle(Ref<HandleState>(this))});
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 1): run the callback inside context_, and send any
-  // // exception except SystemExit and KeyboardInterrupt to the loop's
-  // // exception handler with the message "Exception in callback " + repr().
-  // (void)loop;
-  // callback_();
-  // END STUB
+  // [handle_run_body]
   // [handle_run]
 }
 

@@ -73,34 +73,21 @@ void FutureBase::finish() {
 // Never inline: each callback goes to the loop, in the order they were
 // added, inside the Context each was added in.
 void FutureBase::schedule_callbacks() {
-  // BEGIN SOLUTION 05
+  // [schedule_callbacks_body]
   std::optional<DoneCallback> first = std::move(callback0_);
   callback0_.reset();
   std::vector<DoneCallback> rest = std::move(callbacks_);
   callbacks_.clear();
   if (first) schedule(*first);
   for (DoneCallback& entry : rest) schedule(entry);
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 5): hand every stored callback to the loop with
-  // // schedule(), in the order they were added (callback0_ first, then
-  // // callbacks_), and leave both empty. Never call one here: a done
-  // // callback runs in a later turn.
-  // throw RuntimeError("FutureBase::schedule_callbacks() is not implemented yet");
-  // END STUB
+  // [schedule_callbacks_body]
 }
 
 void FutureBase::schedule(DoneCallback& entry) {
-  // BEGIN SOLUTION 05
+  // [schedule_body]
   static_cast<DoneCallbackHandle&>(*entry.handle).hold(Ref<FutureBase>(this));
   loop_->schedule_handle(std::move(entry.handle));
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 5): make the entry's DoneCallbackHandle hold this future
-  // // (hold()), then queue the handle on the loop with schedule_handle().
-  // (void)entry;
-  // throw RuntimeError("FutureBase::schedule() is not implemented yet");
-  // END STUB
+  // [schedule_body]
 }
 // [future_finish]
 
@@ -122,7 +109,7 @@ std::exception_ptr FutureBase::exception() {
 
 // [add_done_callback]
 DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id) {
-  // BEGIN SOLUTION 05
+  // [add_done_callback_body]
   DoneCallback entry{
       Ref<HandleState>(new DoneCallbackHandle(std::move(callback), Context::copy_current())), id};
   if (done()) {
@@ -133,17 +120,7 @@ DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallb
     callbacks_.push_back(std::move(entry));  // after the others, whatever was removed
   }
   return id;
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 5): make a DoneCallbackHandle for the callback, with a
-  // // copy of the current Context, and remember it with its id: in
-  // // callback0_ if no callback is stored yet,
-  // // otherwise at the end of callbacks_. If the future is done already,
-  // // schedule it at once instead (still not inline). Return the id.
-  // (void)callback;
-  // (void)id;
-  // throw RuntimeError("FutureBase::add_done_callback_erased() is not implemented yet");
-  // END STUB
+  // [add_done_callback_body]
 }
 
 std::size_t FutureBase::remove_done_callback(DoneCallbackId id) {

@@ -249,7 +249,7 @@ void IoUringSelector::reap_completions() {
       continue;
     }
     Poll& poll = polls_[static_cast<std::size_t>(fd)];
-    // BEGIN SOLUTION 04
+    // [io_uring_reap_body]
     if (generation_of(data) != poll.generation) continue;  // a cancelled request's late news
     poll.in_flight = false;
     unsigned wanted = interest_.find(fd);
@@ -262,16 +262,7 @@ void IoUringSelector::reap_completions() {
     if (cqe->res == -ECANCELED) continue;
     unsigned events = cqe->res < 0 ? wanted : (from_poll(static_cast<unsigned>(cqe->res)) & wanted);
     if (events != 0) ready_.push_back(SelectorEvent{fd, events});
-    // END SOLUTION
-    // BEGIN STUB
-    // // TODO(chapter 4): ignore a completion of an older generation; mark
-    // // the poll as no longer in flight; if fd is still registered, arm it
-    // // again (level triggering) and report the events it is registered
-    // // for that the completion's poll mask (cqe->res) holds.
-    // (void)poll;
-    // (void)from_poll;
-    // throw RuntimeError("IoUringSelector::reap_completions() is not implemented yet");
-    // END STUB
+    // [io_uring_reap_body]
   }
   io_uring_cq_advance(&ring_, seen);
 }

@@ -45,7 +45,7 @@ const char* KqueueSelector::name() const noexcept {
 
 // [kqueue_changes]
 void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
-  // BEGIN SOLUTION 04
+  // [queue_changes_body]
   // A filter that stays is added again: EV_ADD on an existing filter only
   // updates it, and if the number was closed and reused (close() removed its
   // filters), it watches the new descriptor. The changes cost no system call.
@@ -59,17 +59,7 @@ void KqueueSelector::queue_changes(int fd, unsigned from, unsigned to) {
     if (is && !was) ++filters_;
     if (was && !is) --filters_;
   }
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 4): for each filter (kFilters) whose event is in `to`,
-  // // append an EV_ADD change to changes_ (again if it was in `from`: the
-  // // descriptor may be a new one on a reused number); for each only in
-  // // `from`, an EV_DELETE. Keep filters_ counted.
-  // (void)fd;
-  // (void)from;
-  // (void)to;
-  // throw RuntimeError("KqueueSelector::queue_changes() is not implemented yet");
-  // END STUB
+  // [queue_changes_body]
 }
 
 // Registering and unregistering are applied at once, so that a bad

@@ -74,7 +74,7 @@ void TaskBase::schedule_step(std::exception_ptr error) {
 // if there is one) and see how it stopped.
 void TaskBase::step(std::exception_ptr error) {
   if (as_future().done()) throw InvalidStateError("step(): " + name_ + " is already done");
-  // BEGIN SOLUTION 06
+  // [step_body]
   if (must_cancel_) {
     if (!is_cancelled_error(error))
       error = std::make_exception_ptr(CancelledError(cancel_message_));
@@ -91,20 +91,11 @@ void TaskBase::step(std::exception_ptr error) {
   } leave;
   Ref<FutureBase> keep(&as_future());  // finishing drops self_: stay alive until the end
   context_.run([&] { run_coroutine(std::move(error)); });
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 6): a cancellation asked for (must_cancel_) becomes the
-  // // CancelledError to throw, unless `error` is one already; forget the
-  // // future waited for; become the running task (running_task) until the
-  // // step ends; keep the task alive; run run_coroutine(error) in context_.
-  // (void)error;
-  // (void)is_cancelled_error;
-  // throw RuntimeError("TaskBase::step() is not implemented yet");
-  // END STUB
+  // [step_body]
 }
 
 void TaskBase::run_coroutine(std::exception_ptr error) {
-  // BEGIN SOLUTION 06
+  // [run_coroutine_body]
   if (!started_ && error) {
     // Cancelled before its first step: the body never runs.
     struct Forget {
@@ -136,18 +127,7 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
   // Suspended. If cancel() was called during this step, the future the
   // task now waits for is cancelled straight away.
   if (must_cancel_ && fut_waiter_ && fut_waiter_->cancel(cancel_message_)) must_cancel_ = false;
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 6): a coroutine never started that gets an error ends with
-  // // it, unrun: finish(error), then forget(). Otherwise: started_, inject_ =
-  // // error; the pump: make a detail::Pump starting at resume_point_, install
-  // // it as detail::current_pump() for the step, resume pump.next while there
-  // // is one. Then: root_ done -> finish(nullptr) and forget(); suspended ->
-  // // if a cancel() came during the step, cancel the future now waited for.
-  // (void)error;
-  // (void)started_;
-  // throw RuntimeError("TaskBase::run_coroutine() is not implemented yet");
-  // END STUB
+  // [run_coroutine_body]
 }
 // [task_step]
 
@@ -170,20 +150,12 @@ void TaskBase::wait_for(FutureBase& future, std::coroutine_handle<> frame) {
 
 // Task.__wakeup: the future is done; the next step sees its outcome.
 void TaskBase::wakeup(FutureBase& future) {
-  // BEGIN SOLUTION 06
+  // [wakeup_body]
   // Its outcome, without throwing it here: the step throws it into the
   // coroutine, where `co_await` would have raised it. (exception() marks it
   // retrieved.)
   step(future.cancelled() ? future.make_cancelled_error() : future.exception());
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 6): run the next step now (this is already a callback of
-  // // the loop), with what the future ended with as the error to throw into
-  // // the coroutine: its exception, a CancelledError if it was cancelled,
-  // // nothing if it has a result.
-  // (void)future;
-  // throw RuntimeError("TaskBase::wakeup() is not implemented yet");
-  // END STUB
+  // [wakeup_body]
 }
 
 void TaskBase::yield(std::coroutine_handle<> frame) {
@@ -198,22 +170,14 @@ void TaskBase::rethrow_injected() {
 
 // [task_cancel]
 bool TaskBase::cancel_task(std::string message) {
-  // BEGIN SOLUTION 06
+  // [cancel_task_body]
   if (as_future().done()) return false;
   ++num_cancels_requested_;
   if (fut_waiter_ && fut_waiter_->cancel(message)) return true;  // the wakeup delivers it
   must_cancel_ = true;  // the next step throws it into the coroutine
   cancel_message_ = std::move(message);
   return true;
-  // END SOLUTION
-  // BEGIN STUB
-  // // TODO(chapter 6): Task.cancel(): false if the task is done; count the
-  // // request; if the future it waits for accepts cancel(message), that is
-  // // all; otherwise remember that the next step must throw
-  // // CancelledError(message). True.
-  // (void)message;
-  // throw RuntimeError("TaskBase::cancel_task() is not implemented yet");
-  // END STUB
+  // [cancel_task_body]
 }
 
 int TaskBase::uncancel() noexcept {

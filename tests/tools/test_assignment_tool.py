@@ -1,0 +1,107 @@
+"""Tests for tools/assignment's region handling and grading rules (no build).
+
+Run from the repo root:  python3 -m unittest discover -s tests/tools -v
+"""
+import importlib.util
+import sys
+import unittest
+from importlib.machinery import SourceFileLoader
+from pathlib import Path
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "assignment"
+
+
+def load_tool():
+    sys.dont_write_bytecode = True
+    loader = SourceFileLoader("assignment_tool", str(TOOL))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+A = load_tool()
+STAGE = A.STAGE_TOOL.Stage("02_b", 2, "B", "01_a", [], [])
+REGION = A.STAGE_TOOL.Region("timers_body", STAGE, "src/loop.cpp",
+                             "// TODO(chapter 2): queue the due timers.\nreturn 0;\n")
+SOURCE = ("int run() {\n"
+          "  // [run]\n"
+          "  int due = 0;\n"
+          "  // [timers_body]\n"
+          "  for (Timer& timer : heap_) due += timer.pop_if_due();\n"
+          "  return due;\n"
+          "  // [timers_body]\n"
+          "  // [run]\n"
+          "}\n")
+
+
+class RegionTextTest(unittest.TestCase):
+    def test_the_starter_holds_the_stub_between_the_markers(self):
+        text = A.starter_text(SOURCE, {"timers_body": REGION}, 2)
+        self.assertIn("  // [timers_body]\n  // TODO(chapter 2): queue the due timers.\n  return 0;\n"
+                      "  // [timers_body]\n", text)
+        self.assertNotIn("pop_if_due", text)
+
+    def test_another_chapters_starter_keeps_the_solution(self):
+        self.assertEqual(A.starter_text(SOURCE, {"timers_body": REGION}, 3), SOURCE)
+
+    def test_the_readers_edition_drops_only_the_region_markers(self):
+        text = A.book_text(SOURCE, {"timers_body": REGION}, "reader")
+        self.assertNotIn("[timers_body]", text)
+        self.assertIn("  // [run]\n", text)  # Doxygen needs the snippet's own markers
+        self.assertIn("pop_if_due", text)
+
+    def test_the_course_edition_shows_the_task_instead(self):
+        text = A.book_text(SOURCE, {"timers_body": REGION}, "course")
+        self.assertNotIn("pop_if_due", text)
+        self.assertNotIn("[timers_body]", text)
+        self.assertIn("  // You write this (assignment 02): queue the due timers.\n  return 0;\n", text)
+
+    def test_an_unpaired_region_is_an_error(self):
+        broken = SOURCE.replace("  // [timers_body]\n", "", 1)
+        with self.assertRaises(A.AssignmentError):
+            A.book_text(broken, {"timers_body": REGION}, "reader")
+
+
+class GradingTest(unittest.TestCase):
+    def test_groups_follow_the_labels(self):
+        self.assertEqual(A.group_of({"stage05", "since05"}, 5), "new feature")
+        self.assertEqual(A.group_of({"stage05", "since03"}, 5), "earlier stages")
+        self.assertEqual(A.group_of({"stage05", "since05", "scenario"}, 5), "parity with CPython")
+        self.assertEqual(A.group_of({"stage05", "hidden"}, 5), "hidden")
+        self.assertIsNone(A.group_of({"cpython", "scenario", "since05"}, 5))
+
+    def test_weights_are_shared_among_the_groups_that_have_tests(self):
+        groups = {"new feature": [("a", "passed", "")], "hidden": [("h", "failed", "")]}
+        score, summary, _ = A.score_groups(groups)
+        self.assertAlmostEqual(score, 100.0 * 60 / 85)
+        self.assertAlmostEqual(summary["hidden"][2], 100.0 * 25 / 85)
+
+    def test_hidden_tests_are_shown_once_grades_are_published(self):
+        groups = {"new feature": [("a", "passed", "")], "hidden": [("h", "failed", "out")]}
+        score, _, tests = A.score_groups(groups)
+        results = A.gradescope(score, tests, "report", True)
+        visibility = {t["name"]: t["visibility"] for t in results["tests"]}
+        self.assertEqual(visibility, {"new feature: a": "visible", "hidden: h": "after_published"})
+
+
+class RepositoryRegionsTest(unittest.TestCase):
+    """The repository's own regions: each stage declares some, and none of their
+    lines that give them away is trivial."""
+
+    def test_every_stage_declares_regions_whose_giveaway_lines_are_found(self):
+        regions = A.regions()
+        chapters = {r.chapter for r in regions.values()}
+        stages, _ = A.STAGE_TOOL.load_stages(A.ROOT)
+        self.assertEqual(chapters, {s.number for s in stages.values()})
+        for region in regions.values():
+            folder = A.ROOT / region.stage.path
+            reference = [folder / f for f in A.STAGE_TOOL.stage_files(A.ROOT, region.stage)
+                         if f.endswith((".cpp", ".hpp"))]
+            lines = A.solution_lines(region, reference)
+            self.assertTrue(lines, f"region {region.name} has no line that gives it away")
+            for line in lines:
+                self.assertFalse(A.TRIVIAL_LINE.match(line), line)
+
+
+if __name__ == "__main__":
+    unittest.main()
