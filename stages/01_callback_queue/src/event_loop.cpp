@@ -99,9 +99,15 @@ void EventLoop::run_once() {
         "with nothing to wait for, the loop would wait forever");
   }
 
-  // Run exactly the handles that are queued now. Handles they schedule wait
-  // for the next turn, so a callback that reschedules itself cannot starve
-  // the others.
+  run_ready();
+}
+// [run_once]
+
+// [run_ready]
+// Run exactly the handles that are queued now. Handles they schedule wait
+// for the next turn, so a callback that reschedules itself cannot starve
+// the others.
+void EventLoop::run_ready() {
   // [run_ready_body]
   std::size_t ntodo = ready_.size();
   for (std::size_t i = 0; i < ntodo; ++i) {
@@ -111,7 +117,7 @@ void EventLoop::run_once() {
   }
   // [run_ready_body]
 }
-// [run_once]
+// [run_ready]
 
 // [run_handle]
 void EventLoop::run_handle(HandleState& handle) {

@@ -225,9 +225,15 @@ void EventLoop::run_once() {
   }
   // [queue_due_timers_body]
 
-  // Run exactly the handles that are queued now. Handles they schedule wait
-  // for the next turn, so a callback that reschedules itself cannot starve
-  // the others.
+  run_ready();
+}
+// [run_once]
+
+// [run_ready]
+// Run exactly the handles that are queued now. Handles they schedule wait
+// for the next turn, so a callback that reschedules itself cannot starve
+// the others.
+void EventLoop::run_ready() {
   // [run_ready_body]
   std::size_t ntodo = ready_.size();
   for (std::size_t i = 0; i < ntodo; ++i) {
@@ -237,7 +243,7 @@ void EventLoop::run_once() {
   }
   // [run_ready_body]
 }
-// [run_once]
+// [run_ready]
 
 // [clean_timer_heap]
 // Lazy cancellation: cancelled timers stay in the heap until they reach the

@@ -112,6 +112,7 @@ class EventLoop {
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
   void run_once();
+  void run_ready();
   void run_handle(HandleState& handle);
   void check_closed() const;
   void check_thread() const;

@@ -263,6 +263,7 @@ class EventLoop {
   std::optional<Clock::duration> poll_timeout() const;
   void forget_timers() noexcept;
   void run_once();
+  void run_ready();
   void run_handle(HandleState& handle);
   void check_closed() const;
   void check_thread() const;
