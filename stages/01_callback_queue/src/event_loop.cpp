@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "looplab/scope_exit.hpp"
+
 namespace looplab {
 namespace {
 
@@ -71,14 +73,11 @@ void EventLoop::run_forever() {
   // leaves the running loop untouched (CPython 3.13.0 got this wrong: gh-130145).
   running_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   running_loop = this;
-  struct Cleanup {
-    EventLoop* loop;
-    ~Cleanup() {
-      loop->stopping_ = false;
-      loop->running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
-      running_loop = nullptr;
-    }
-  } cleanup{this};
+  ScopeExit cleanup([this] {
+    stopping_ = false;
+    running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
+    running_loop = nullptr;
+  });
 
   // [run_forever_body]
   for (;;) {
@@ -151,9 +150,7 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
     try {
       exception_handler_(*this, context);
       return;
-    } catch (const SystemExit&) {
-      throw;
-    } catch (const KeyboardInterrupt&) {
+    } catch (const LoopExit&) {
       throw;
     } catch (...) {
       // A broken handler must not lose the original report: hand both to the default.

@@ -16,9 +16,7 @@ void HandleState::run(EventLoop& loop) {
   // [handle_run_body]
   try {
     context_.run(callback);
-  } catch (const SystemExit&) {
-    throw;
-  } catch (const KeyboardInterrupt&) {
+  } catch (const LoopExit&) {
     throw;
   } catch (...) {
     loop.call_exception_handler({.message = "Exception in callback " + repr(),

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "looplab/scope_exit.hpp"
+
 namespace looplab {
 namespace {
 
@@ -97,14 +99,11 @@ void EventLoop::run_forever() {
   // leaves the running loop untouched (CPython 3.13.0 got this wrong: gh-130145).
   running_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   running_loop = this;
-  struct Cleanup {
-    EventLoop* loop;
-    ~Cleanup() {
-      loop->stopping_ = false;
-      loop->running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
-      running_loop = nullptr;
-    }
-  } cleanup{this};
+  ScopeExit cleanup([this] {
+    stopping_ = false;
+    running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
+    running_loop = nullptr;
+  });
 
   // [run_forever_body]
   for (;;) {
@@ -116,11 +115,19 @@ void EventLoop::run_forever() {
 // [run_forever]
 
 // [run_once]
+// One turn of the loop, asyncio's _run_once: each phase is one call.
 void EventLoop::run_once() {
   clean_timer_heap();
+  wait_for_next_timer();
+  queue_due_timers();
+  run_ready();
+}
+// [run_once]
 
-  // Wait until something can run. Stage 02 has only the clock to wait for;
-  // with no timer either, nothing could ever become ready.
+// [wait_for_next_timer]
+// Wait until something can run. Stage 02 has only the clock to wait for;
+// with no timer either, nothing could ever become ready.
+void EventLoop::wait_for_next_timer() {
   std::optional<Clock::duration> timeout = poll_timeout();
   if (!timeout) {
     throw RuntimeError(
@@ -128,9 +135,13 @@ void EventLoop::run_once() {
         "called; with nothing to wait for, the loop would wait forever");
   }
   if (*timeout > Clock::duration::zero()) clock_->sleep_until(time() + *timeout);
+}
+// [wait_for_next_timer]
 
-  // Move the timers that are due onto the ready queue, in deadline order. A
-  // timer is due up to one clock tick early (asyncio's clock_resolution).
+// [queue_due_timers]
+// Move the timers that are due onto the ready queue, in deadline order. A
+// timer is due up to one clock tick early (asyncio's clock_resolution).
+void EventLoop::queue_due_timers() {
   // [queue_due_timers_body]
   if (!scheduled_.empty()) {  // no timers, no need to read the clock
     Clock::time_point end_time = time() + clock_resolution_;
@@ -141,10 +152,8 @@ void EventLoop::run_once() {
     }
   }
   // [queue_due_timers_body]
-
-  run_ready();
 }
-// [run_once]
+// [queue_due_timers]
 
 // [run_ready]
 // Run exactly the handles that are queued now. Handles they schedule wait
@@ -239,9 +248,7 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
     try {
       exception_handler_(*this, context);
       return;
-    } catch (const SystemExit&) {
-      throw;
-    } catch (const KeyboardInterrupt&) {
+    } catch (const LoopExit&) {
       throw;
     } catch (...) {
       // A broken handler must not lose the original report: hand both to the default.

@@ -8,6 +8,8 @@
 #include <iostream>
 
 #include "looplab/default_selector.hpp"
+#include "looplab/scope_exit.hpp"
+#include "looplab/virtual_time_selector.hpp"
 
 namespace looplab {
 namespace {
@@ -36,7 +38,9 @@ EventLoop::EventLoop() : EventLoop(steady_clock()) {}
 EventLoop::EventLoop(Clock& clock) : EventLoop(clock, make_default_selector()) {}
 
 EventLoop::EventLoop(Clock& clock, std::unique_ptr<Selector> selector)
-    : selector_(std::move(selector)), clock_(&clock), clock_resolution_(clock.resolution()) {}
+    : selector_(waiting_on(clock, std::move(selector))),
+      clock_(&clock),
+      clock_resolution_(clock.resolution()) {}
 
 EventLoop::~EventLoop() {
   if (is_running()) std::terminate();  // destroying a loop from inside its own callback
@@ -151,14 +155,11 @@ void EventLoop::run_forever() {
   // leaves the running loop untouched (CPython 3.13.0 got this wrong: gh-130145).
   running_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   running_loop = this;
-  struct Cleanup {
-    EventLoop* loop;
-    ~Cleanup() {
-      loop->stopping_ = false;
-      loop->running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
-      running_loop = nullptr;
-    }
-  } cleanup{this};
+  ScopeExit cleanup([this] {
+    stopping_ = false;
+    running_thread_.store(std::thread::id{}, std::memory_order_relaxed);
+    running_loop = nullptr;
+  });
 
   // [run_forever_body]
   for (;;) {
@@ -170,16 +171,20 @@ void EventLoop::run_forever() {
 // [run_forever]
 
 // [run_once]
+// One turn of the loop, asyncio's _run_once: each phase is one call.
 void EventLoop::run_once() {
   clean_timer_heap();
+  std::span<const SelectorEvent> events = wait_for_events();
+  process_events(events);
+  queue_due_timers();
+  run_ready();
+}
+// [run_once]
 
-  // The one place the loop waits: in the selector, until a descriptor is
-  // ready or the next timer is due. Ready descriptors' callbacks are queued
-  // first, then the due timers.
-  process_events(wait_for_events(poll_timeout()));
-
-  // Move the timers that are due onto the ready queue, in deadline order. A
-  // timer is due up to one clock tick early (asyncio's clock_resolution).
+// [queue_due_timers]
+// Move the timers that are due onto the ready queue, in deadline order. A
+// timer is due up to one clock tick early (asyncio's clock_resolution).
+void EventLoop::queue_due_timers() {
   // [queue_due_timers_body]
   if (!scheduled_.empty()) {  // no timers, no need to read the clock
     Clock::time_point end_time = time() + clock_resolution_;
@@ -190,10 +195,8 @@ void EventLoop::run_once() {
     }
   }
   // [queue_due_timers_body]
-
-  run_ready();
 }
-// [run_once]
+// [queue_due_timers]
 
 // [run_ready]
 // Run exactly the handles that are queued now. Handles they schedule wait
@@ -238,26 +241,21 @@ void EventLoop::clean_timer_heap() {
 // [clean_timer_heap]
 
 // [wait_for_events]
-std::span<const SelectorEvent> EventLoop::wait_for_events(std::optional<Clock::duration> timeout) {
+// The one place the loop waits: in the selector, until a descriptor is ready
+// or the next timer is due (poll_timeout). On a virtual clock the selector
+// jumps the clock instead of sleeping (virtual_time_selector.hpp).
+std::span<const SelectorEvent> EventLoop::wait_for_events() {
+  std::optional<Clock::duration> timeout = poll_timeout();
   if (!timeout && selector_->size() == 0) {
     throw RuntimeError(
         "run_forever(): nothing is scheduled, no timer is pending, no descriptor is watched "
         "and stop() was not called; nothing could ever wake the loop");
   }
   try {
-    if (!clock_->is_virtual()) return selector_->select(timeout);
-    // A virtual clock: look without waiting; if nothing is ready, jump to
-    // the deadline. With no deadline at all, only I/O can wake us: wait for it.
-    std::span<const SelectorEvent> events = selector_->select(Clock::duration::zero());
-    if (!events.empty()) return events;
-    if (timeout) {
-      clock_->sleep_until(time() + *timeout);
-      return events;
-    }
-    return selector_->select(std::nullopt);
+    return selector_->select(timeout);
   } catch (const OSError& error) {
     if (error.code().value() != EBADF) throw;
-    drop_closed_descriptors();
+    drop_closed_descriptors();  // a descriptor closed while still registered
     return {};
   }
 }
@@ -366,9 +364,7 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
     try {
       exception_handler_(*this, context);
       return;
-    } catch (const SystemExit&) {
-      throw;
-    } catch (const KeyboardInterrupt&) {
+    } catch (const LoopExit&) {
       throw;
     } catch (...) {
       // A broken handler must not lose the original report: hand both to the default.

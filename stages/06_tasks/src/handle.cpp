@@ -4,6 +4,7 @@
 
 #include "looplab/event_loop.hpp"
 #include "looplab/exceptions.hpp"
+#include "looplab/scope_exit.hpp"
 
 namespace looplab {
 
@@ -11,20 +12,15 @@ void HandleState::run(EventLoop& loop) {
   // [handle_run]
   // The callback may cancel its own handle while it runs: cancel() then
   // leaves the callback alone, and it is released here, after the run.
-  struct Finish {
-    HandleState* self;
-    ~Finish() {
-      self->running_ = false;
-      if (self->runs_once_ || self->cancelled_) self->callback_.reset();
-    }
-  } finish{this};
+  ScopeExit finish([this] {
+    running_ = false;
+    if (runs_once_ || cancelled_) callback_.reset();
+  });
   running_ = true;
   // [handle_run_body]
   try {
     context_.run(callback_);
-  } catch (const SystemExit&) {
-    throw;
-  } catch (const KeyboardInterrupt&) {
+  } catch (const LoopExit&) {
     throw;
   } catch (...) {
     loop.call_exception_handler({.message = "Exception in callback " + repr(),

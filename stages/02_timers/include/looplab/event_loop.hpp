@@ -165,6 +165,8 @@ class EventLoop {
   std::optional<Clock::duration> poll_timeout() const;
   void forget_timers() noexcept;
   void run_once();
+  void wait_for_next_timer();
+  void queue_due_timers();
   void run_ready();
   void run_handle(HandleState& handle);
   void check_closed() const;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "looplab/exceptions.hpp"
+#include "looplab/scope_exit.hpp"
 
 namespace looplab {
 
@@ -64,14 +65,10 @@ class Context {
   template <typename F>
   decltype(auto) run(F&& fn) {
     if (entered_) throw RuntimeError("cannot enter context: it is already entered");
-    struct Leave {
-      Context* self;
-      Context* previous;
-      ~Leave() {
-        self->entered_ = false;
-        current_ = previous;
-      }
-    } leave{this, std::exchange(current_, this)};
+    ScopeExit leave([this, previous = std::exchange(current_, this)] {
+      entered_ = false;
+      current_ = previous;
+    });
     entered_ = true;
     return std::invoke(std::forward<F>(fn));
   }

@@ -200,7 +200,7 @@ class EventLoop {
   Handle call_soon_callback(Callback callback, SourceLocation where);
   void add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where);
   bool remove_io_callback(int fd, unsigned event);
-  std::span<const SelectorEvent> wait_for_events(std::optional<Clock::duration> timeout);
+  std::span<const SelectorEvent> wait_for_events();
   void process_events(std::span<const SelectorEvent> events);
   void drop_closed_descriptors();
   void forget_io() noexcept;
@@ -209,6 +209,7 @@ class EventLoop {
   std::optional<Clock::duration> poll_timeout() const;
   void forget_timers() noexcept;
   void run_once();
+  void queue_due_timers();
   void run_ready();
   void run_handle(HandleState& handle);
   void check_closed() const;

@@ -5,10 +5,9 @@
 // hand it a clock they move by hand and never wait for real time to pass.
 // Stage 02's loop slept through the clock. From stage 03 on the loop waits in
 // the selector instead, for I/O or the next deadline, whichever comes first.
-// A virtual clock cannot make select() return early, so with one the loop
-// polls without waiting and, if nothing happened, jumps the clock to the
-// deadline (is_virtual() tells which); a test of a one-hour timer still takes
-// no time at all (trio's MockClock with autojump works the same way).
+// A virtual clock cannot make select() return early, so with one (is_virtual()
+// tells which) the loop's selector polls without waiting and, if nothing
+// happened, jumps the clock to the deadline (virtual_time_selector.hpp).
 //
 // [clock]
 #pragma once

@@ -47,8 +47,13 @@ class LookupError : public std::out_of_range {
 // program that calls exit() or receives Ctrl-C must stop, not log and go on.
 // looplab does the same with these two types and nothing else.
 
+/// What escapes the loop instead of being reported: the two BaseExceptions
+/// that asyncio lets through (`except (SystemExit, KeyboardInterrupt): raise`).
+/// Each place that lets them pass catches this base, once.
+class LoopExit : public std::exception {};
+
 /// Python's SystemExit: escapes the loop instead of being reported.
-class SystemExit : public std::exception {
+class SystemExit : public LoopExit {
  public:
   explicit SystemExit(int code = 0) : code_(code) {}
   int code() const noexcept { return code_; }
@@ -59,7 +64,7 @@ class SystemExit : public std::exception {
 };
 
 /// Python's KeyboardInterrupt: escapes the loop instead of being reported.
-class KeyboardInterrupt : public std::exception {
+class KeyboardInterrupt : public LoopExit {
  public:
   const char* what() const noexcept override { return "KeyboardInterrupt"; }
 };
