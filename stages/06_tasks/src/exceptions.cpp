@@ -34,4 +34,15 @@ std::string describe_exception(const std::exception_ptr& error) {
   }
 }
 
+bool is_cancelled_error(const std::exception_ptr& error) noexcept {
+  if (!error) return false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const CancelledError&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 }  // namespace looplab

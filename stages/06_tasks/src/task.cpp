@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "looplab/run.hpp"
+#include "looplab/scope_exit.hpp"
 
 namespace looplab {
 
@@ -22,17 +23,6 @@ thread_local TaskBase* running_task = nullptr;
 
 // Task names, "Task-1", "Task-2"..., counted across the process as asyncio does.
 std::atomic<std::uint64_t> task_counter{0};
-
-bool is_cancelled_error(const std::exception_ptr& error) {
-  if (!error) return false;
-  try {
-    std::rethrow_exception(error);
-  } catch (const CancelledError&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
 
 }  // namespace
 
@@ -86,9 +76,7 @@ void TaskBase::step(std::exception_ptr error) {
                        running_task->name_ + " is being executed.");
   }
   running_task = this;
-  struct Leave {
-    ~Leave() { running_task = nullptr; }
-  } leave;
+  ScopeExit leave([] { running_task = nullptr; });
   Ref<FutureBase> keep(&as_future());  // finishing drops self_: stay alive until the end
   context_.run([&] { run_coroutine(std::move(error)); });
   // [step_body]
@@ -98,10 +86,7 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
   // [run_coroutine_body]
   if (!started_ && error) {
     // Cancelled before its first step: the body never runs.
-    struct Forget {
-      TaskBase* task;
-      ~Forget() { task->forget(); }
-    } forget_after{this};
+    ScopeExit forget_after([this] { forget(); });
     finish(std::move(error));
     return;
   }
@@ -110,17 +95,12 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
   // The pump: resume the frame that is due, as long as frames hand over
   // to one another; a frame that waits for a future, or yields, ends it.
   detail::Pump pump{std::exchange(resume_point_, {})};
-  struct Restore {
-    detail::Pump* outer;
-    ~Restore() { detail::current_pump() = outer; }
-  } restore{std::exchange(detail::current_pump(), &pump)};
+  ScopeExit restore(
+      [outer = std::exchange(detail::current_pump(), &pump)] { detail::current_pump() = outer; });
   while (pump.next) std::exchange(pump.next, {}).resume();
 
   if (root_.done()) {
-    struct Forget {
-      TaskBase* task;
-      ~Forget() { task->forget(); }
-    } forget_after{this};
+    ScopeExit forget_after([this] { forget(); });
     finish(nullptr);
     return;
   }

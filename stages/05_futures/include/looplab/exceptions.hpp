@@ -96,4 +96,7 @@ class InvalidStateError : public std::runtime_error {
 /// "TypeName: message", the way Python prints an exception; used in reports.
 std::string describe_exception(const std::exception_ptr& error);
 
+/// Whether `error` holds a CancelledError (Python: isinstance(exc, CancelledError)).
+bool is_cancelled_error(const std::exception_ptr& error) noexcept;
+
 }  // namespace looplab

@@ -11,6 +11,7 @@
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/gather.hpp"
+#include "looplab/scope_exit.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
@@ -24,16 +25,13 @@ void cancel_all_tasks(EventLoop& loop);
 template <typename T>
 T run(Coro<T> main, Clock& clock) {
   EventLoop loop(clock);
-  struct Close {
-    EventLoop& loop;
-    ~Close() {
-      try {
-        cancel_all_tasks(loop);
-      } catch (...) {  // nothing more to do while leaving
-      }
-      loop.close();
+  ScopeExit close([&loop] {
+    try {
+      cancel_all_tasks(loop);
+    } catch (...) {  // nothing more to do while leaving
     }
-  } close{loop};
+    loop.close();
+  });
   Task<T> task = create_task(loop, std::move(main));
   if constexpr (std::is_void_v<T>) {
     loop.run_until_complete(task);

@@ -210,12 +210,9 @@ void TaskState<T>::finish(std::exception_ptr thrown_before_start) {
     }
   } catch (const CancelledError& error) {
     this->FutureBase::cancel(error.message());  // the coroutine ended cancelled
-  } catch (const SystemExit&) {
+  } catch (const LoopExit&) {
     this->set_exception(std::current_exception());
     throw;  // escapes the loop, as in asyncio
-  } catch (const KeyboardInterrupt&) {
-    this->set_exception(std::current_exception());
-    throw;
   } catch (...) {
     this->set_exception(std::current_exception());
   }

@@ -19,6 +19,7 @@
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
+#include "looplab/scope_exit.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
@@ -40,11 +41,9 @@ Coro<T> timeout(std::chrono::duration<Rep, Period> delay, Coro<T> body) {
     expiring = true;
   };
   EventLoop& loop = task->get_loop();
-  struct Deadline {
-    Handle timer;
-    ~Deadline() { timer.cancel(); }
-  } deadline{delay <= delay.zero() ? loop.call_soon(on_timeout)
-                                   : Handle(loop.call_later(delay, on_timeout))};
+  Handle timer = delay <= delay.zero() ? loop.call_soon(on_timeout)
+                                       : Handle(loop.call_later(delay, on_timeout));
+  ScopeExit cancel_timer([&timer] { timer.cancel(); });
   std::exception_ptr error;
   std::optional<std::conditional_t<std::is_void_v<T>, bool, T>> value;
   try {
@@ -57,16 +56,12 @@ Coro<T> timeout(std::chrono::duration<Rep, Period> delay, Coro<T> body) {
   } catch (...) {
     error = std::current_exception();
   }
-  deadline.timer.cancel();
+  timer.cancel();
   // Expired: take back our cancellation. If it was the only one (the count
   // is back where it was on entry), the CancelledError is ours: a timeout.
-  if (expiring && task->uncancel() <= cancelling_on_entry && error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const CancelledError&) {
-      throw TimeoutError();
-    } catch (...) {  // another error: it passes through unchanged
-    }
+  // Another error passes through unchanged.
+  if (expiring && task->uncancel() <= cancelling_on_entry && is_cancelled_error(error)) {
+    throw TimeoutError();
   }
   if (error) std::rethrow_exception(error);
   if constexpr (!std::is_void_v<T>) co_return std::move(*value);
