@@ -164,7 +164,9 @@ TEST(RunUntilComplete, ItsStopCallbackIsRemovedWhenItReturns) {
   loop.call_soon([&] { future.set_result(1); });
   loop.call_soon(TurnCounter{&loop, &turns, 4});
   loop.run_forever();
-  EXPECT_EQ(turns, 4);
+  EXPECT_EQ(turns, 4) << "TurnCounter runs once per turn and stops the loop in its 4th turn; "
+                         "fewer turns mean something else stopped the loop first: the stop "
+                         "callback of the earlier run_until_complete() was left on the future";
 }
 
 TEST(RunUntilComplete, AnErrorEscapingTheLoopPropagatesAndDetachesTheStopCallback) {
@@ -178,7 +180,30 @@ TEST(RunUntilComplete, AnErrorEscapingTheLoopPropagatesAndDetachesTheStopCallbac
   loop.call_soon([&] { future.set_result(1); });
   loop.call_soon(TurnCounter{&loop, &turns, 4});
   loop.run_forever();
-  EXPECT_EQ(turns, 4);
+  EXPECT_EQ(turns, 4) << "TurnCounter runs once per turn and stops the loop in its 4th turn; "
+                         "fewer turns mean something else stopped the loop first: the stop "
+                         "callback of the earlier run_until_complete() was left on the future";
+}
+
+// The stop callback's id is its own: removing it (here, after an error
+// escaped the loop) must leave every other callback of the future alone,
+// whatever id they were added with, 0 included (internal callbacks, such as
+// a task's wakeup in chapter 6, are added with add_done_callback_erased).
+TEST(RunUntilComplete, RemovingItsStopCallbackLeavesOtherCallbacksWithAnyIdAlone) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  std::vector<std::string> ran;
+  future.state().add_done_callback_erased(Callback([&] { ran.push_back("id 0"); }), 0);
+  DoneCallbackId mine = future.add_done_callback([&](Future<int>&) { ran.push_back("public"); });
+  loop.call_soon([] { throw SystemExit(3); });
+  EXPECT_THROW(loop.run_until_complete(future), SystemExit);
+  future.set_result(1);
+  run_one_turn(loop);
+  EXPECT_EQ(ran, (std::vector<std::string>{"id 0", "public"}))
+      << "run_until_complete() removed a callback that was not its own: its stop callback "
+         "needs an id that no other callback can have (id "
+      << mine << " was the public one)";
 }
 
 TEST(RunUntilComplete, OnAClosedLoopIsARuntimeError) {
@@ -228,7 +253,9 @@ TEST(RunUntilComplete, WithNothingThatCouldCompleteTheFutureItRaisesInsteadOfHan
   loop.call_soon([&] { future.set_result(1); });
   loop.call_soon(TurnCounter{&loop, &turns, 4});
   loop.run_forever();
-  EXPECT_EQ(turns, 4);
+  EXPECT_EQ(turns, 4) << "TurnCounter runs once per turn and stops the loop in its 4th turn; "
+                         "fewer turns mean something else stopped the loop first: the stop "
+                         "callback of the earlier run_until_complete() was left on the future";
 }
 
 TEST(RunUntilComplete, TheResultOfAFutureCompletedByATimerArrivesAtItsTime) {

@@ -1,5 +1,7 @@
 #include "looplab/block_pool.hpp"
 
+#include <sanitizer/asan_interface.h>  // no-ops unless built with AddressSanitizer
+
 #include <array>
 #include <new>
 #include <utility>
@@ -27,10 +29,24 @@ class ThreadCache {
   ~ThreadCache() {
     destroyed = true;
     for (FreeList& list : lists_) {
-      while (list.head != nullptr) ::operator delete(std::exchange(list.head, list.head->next));
+      while (list.head != nullptr) ::operator delete(take(list));
     }
   }
   FreeList& list_for(std::size_t size) { return lists_[(size - 1) / BlockPool::kGranule]; }
+
+  // A cached block is poisoned for AddressSanitizer, link included, so that a
+  // use after free reads as one (not as a bad vtable pointer: the link sits
+  // where an object's vtable pointer was). Only the pool itself unpoisons it.
+  static void put(FreeList& list, void* block, std::size_t size) noexcept {
+    list.head = ::new (block) FreeBlock{list.head};
+    ++list.count;
+    ASAN_POISON_MEMORY_REGION(block, size);
+  }
+  static void* take(FreeList& list) noexcept {
+    ASAN_UNPOISON_MEMORY_REGION(list.head, sizeof(FreeBlock));
+    --list.count;
+    return std::exchange(list.head, list.head->next);
+  }
 
   // Set once this thread's cache is gone: a Handle freed later, by a static
   // object's destructor at exit, goes straight back to operator delete.
@@ -57,16 +73,16 @@ void* BlockPool::allocate(std::size_t size) {
   if (size == 0 || size > kMaxBlockSize || ThreadCache::destroyed) return ::operator new(size);
   FreeList& list = this_thread_cache().list_for(size);
   if (list.head == nullptr) return ::operator new(rounded(size));
-  --list.count;
-  return std::exchange(list.head, list.head->next);
+  void* block = ThreadCache::take(list);
+  ASAN_UNPOISON_MEMORY_REGION(block, size);
+  return block;
 }
 
 void BlockPool::deallocate(void* block, std::size_t size) noexcept {
   if (size == 0 || size > kMaxBlockSize || ThreadCache::destroyed) return ::operator delete(block);
   FreeList& list = this_thread_cache().list_for(size);
   if (list.count >= kMaxCachedBlocks) return ::operator delete(block);
-  list.head = ::new (block) FreeBlock{list.head};
-  ++list.count;
+  ThreadCache::put(list, block, rounded(size));
 }
 
 std::size_t BlockPool::cached(std::size_t size) noexcept {
