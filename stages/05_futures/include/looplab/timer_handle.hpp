@@ -34,7 +34,6 @@ class TimerHandleState final : public HandleState {
 
   // The heap's bookkeeping (asyncio's `_scheduled`): the loop whose heap holds
   // this timer, or null once it left the heap (ran, was dropped, or the loop closed).
-  EventLoop* scheduled_in() const noexcept { return scheduled_in_; }
   void set_scheduled_in(EventLoop* loop) noexcept { scheduled_in_ = loop; }
 
  private:

@@ -1,10 +1,10 @@
-// sleep.hpp: sleep(loop, delay), a Future that completes after `delay`.
+// sleep.hpp: sleep(loop, delay), a Future done after `delay`; co_await sleep(delay).
 //
 // asyncio.sleep() is a coroutine: it makes a future, asks call_later() to
 // complete it, waits for it, and cancels the timer if the wait is
-// cancelled. Before coroutines (chapter 6) the same thing is a function that
-// returns the future: whoever is done waiting cancels it, and the timer goes
-// with it.
+// cancelled. Chapter 5's sleep(loop, delay) is a function that returns the
+// future; inside a task, `co_await sleep(delay)` is asyncio's coroutine form
+// (chapter 6), a bare yield for a delay of zero.
 #pragma once
 
 #include <chrono>
