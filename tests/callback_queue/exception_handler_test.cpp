@@ -47,6 +47,25 @@ TEST(ExceptionHandler, ACustomHandlerReceivesMessageExceptionAndHandle) {
   EXPECT_TRUE(reports[0].handle == failing);
 }
 
+// asyncio 3.12+: the custom handler runs inside the failing handle's Context,
+// and a report that names no handle leaves the caller's Context current.
+TEST(ExceptionHandler, ACustomHandlerRunsInTheContextOfTheFailingCallback) {
+  static ContextVar<std::string> request_id("request_id", "none");
+  Context::current() = Context();
+  EventLoop loop;
+  std::vector<std::string> seen;
+  loop.set_exception_handler(
+      [&](EventLoop&, const ExceptionContext&) { seen.push_back(request_id.get()); });
+  request_id.set("req-1");
+  loop.call_soon([] { throw ValueError("boom"); });
+  request_id.set("main");
+  testing::run_one_turn(loop);
+  loop.call_exception_handler({.message = "no handle"});
+  EXPECT_EQ(seen, (std::vector<std::string>{"req-1", "main"}));
+  EXPECT_EQ(request_id.get(), "main");
+  Context::current() = Context();
+}
+
 TEST(ExceptionHandler, NonStandardExceptionsAreReportedToo) {
   EventLoop loop;
   std::string described;

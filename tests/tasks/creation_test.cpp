@@ -3,10 +3,13 @@
 // process-wide counter; the task runs in a copy of its creator's Context.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "looplab/context.hpp"
+#include "looplab/gather.hpp"
 #include "tasks/support.hpp"
 
 namespace looplab {
@@ -163,6 +166,76 @@ TEST(Creation, RunUntilCompleteOfATaskReturnsItsResult) {
   TaskLoop t;
   Log log;
   EXPECT_EQ(t.loop.run_until_complete(create_task(t.loop, record(&log, "x", 7))), 7);
+}
+
+// create_task(..., {.name, .context}): asyncio's name= and context=.
+Coro<std::string> name_and_request(const ContextVar<std::string>* var) {
+  co_return TaskBase::current()->get_name() + " " + var->get();
+}
+
+TEST(Creation, ANamedTaskKeepsItsNameAndTheNextUnnamedOneTakesTheNextNumber) {
+  TaskLoop t;
+  static ContextVar<std::string> request("request", "none");
+  Task<std::string> before = create_task(t.loop, name_and_request(&request));
+  Task<std::string> named = create_task(t.loop, name_and_request(&request), {.name = "fetcher"});
+  Task<std::string> after = create_task(t.loop, name_and_request(&request));
+  EXPECT_EQ(named.get_name(), "fetcher");
+  int first = std::stoi(before.get_name().substr(5));
+  EXPECT_EQ(after.get_name(), "Task-" + std::to_string(first + 1));
+}
+
+TEST(Creation, ATaskMadeWithAContextRunsItsStepsInIt) {
+  TaskLoop t;
+  static ContextVar<std::string> request("request", "none");
+  Context::current() = Context();
+  request.set("caller");
+  Context given = Context::copy_current();
+  given.run([] { request.set("given"); });
+  Task<std::string> task = create_task(t.loop, name_and_request(&request), {.context = given});
+  Task<std::string> plain = create_task(t.loop, name_and_request(&request));
+  t.turn();
+  EXPECT_TRUE(task.result().ends_with(" given"));
+  EXPECT_TRUE(plain.result().ends_with(" caller"));
+  EXPECT_EQ(task.get_context().run([] { return request.get(); }), "given");
+  Context::current() = Context();
+}
+
+// run_until_complete(coro) and gather(coros): each coroutine becomes a task.
+Coro<std::string> named_after_sleep(std::chrono::seconds delay, std::string result) {
+  std::string value = co_await sleep(delay, std::move(result));
+  co_return TaskBase::current()->get_name() == "" ? "no task" : value;
+}
+
+TEST(Creation, RunUntilCompleteOfACoroutineRunsItAsATask) {
+  TaskLoop t;
+  EXPECT_EQ(t.loop.run_until_complete(named_after_sleep(2s, "slept")), "slept");
+  EXPECT_EQ(t.now(), 2.0);
+  EXPECT_TRUE(all_tasks(t.loop).empty());
+}
+
+TEST(Creation, ACoroutineTaskLeftPendingByRunUntilCompleteIsNotReportedAtClose) {
+  TaskLoop t;
+  t.loop.call_soon([&] { t.loop.stop(); });
+  EXPECT_EQ(testing::thrown_by([&] { t.loop.run_until_complete(named_after_sleep(5s, "x")); }),
+            "RuntimeError: Event loop stopped before Future completed.");
+  EXPECT_EQ(all_tasks(t.loop).size(), 1U);
+  t.loop.close();
+  EXPECT_TRUE(t.reports.empty());  // asyncio: _log_destroy_pending = False
+}
+
+TEST(Creation, GatherOfCoroutinesRunsThemConcurrentlyInArgumentOrder) {
+  TaskLoop t;
+  std::vector<std::string> results = t.loop.run_until_complete(
+      gather(t.loop, named_after_sleep(2s, "slow"), named_after_sleep(1s, "fast")));
+  EXPECT_EQ(results, (std::vector<std::string>{"slow", "fast"}));
+  EXPECT_EQ(t.now(), 2.0);  // together, not 3 s one after the other
+  std::vector<Coro<std::string>> coros;
+  coros.push_back(named_after_sleep(1s, "a"));
+  coros.push_back(named_after_sleep(1s, "b"));
+  std::vector<Outcome<std::string>> outcomes =
+      t.loop.run_until_complete(gather_return_exceptions(t.loop, std::move(coros)));
+  EXPECT_EQ(outcomes.size(), 2U);
+  EXPECT_EQ(t.now(), 3.0);
 }
 
 }  // namespace

@@ -225,5 +225,32 @@ TEST(Exceptions, APlainFutureExceptionNeverRetrievedSaysFuture) {
             std::vector<std::string>{"Future exception was never retrieved | ValueError: plain"});
 }
 
+// asyncio's Task.set_result() and Task.set_exception() raise RuntimeError: a
+// task ends only when its coroutine does. The refusal changes nothing; the
+// task runs on and ends with its own result.
+Coro<int> sleeps_then_returns(EventLoop* loop) {
+  co_await sleep(*loop, 1s);
+  co_return 7;
+}
+
+TEST(Exceptions, ATaskCannotBeCompletedFromOutside) {
+  TaskLoop t;
+  Task<int> task = create_task(t.loop, sleeps_then_returns(&t.loop));
+  EXPECT_EQ(testing::thrown_by([&] { task.set_result(1); }),
+            "RuntimeError: Task does not support set_result operation");
+  EXPECT_EQ(testing::thrown_by([&] { task.set_exception(ValueError("outside")); }),
+            "RuntimeError: Task does not support set_exception operation");
+  Future<int> as_future = task;  // the same task, held as a plain Future
+  EXPECT_EQ(testing::thrown_by([&] { as_future.set_result(1); }),
+            "RuntimeError: Task does not support set_result operation");
+  EXPECT_FALSE(task.done());
+  t.run_until_done(task);
+  EXPECT_EQ(task.result(), 7);
+  EXPECT_EQ(testing::thrown_by([&] { task.set_result(1); }),
+            "RuntimeError: Task does not support set_result operation");  // done or not
+  t.loop.close();
+  EXPECT_TRUE(t.reports.empty());  // no "destroyed but it is pending"
+}
+
 }  // namespace
 }  // namespace looplab

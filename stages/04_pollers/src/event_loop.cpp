@@ -357,12 +357,26 @@ void EventLoop::forget_timers() noexcept {
 
 // ---- errors -----------------------------------------------------------
 
+// [context_of_failure]
+// The Context a custom exception handler runs in (asyncio's
+// call_exception_handler, 3.12+): the handle's, if the report names one.
+Context* EventLoop::context_of_failure(const ExceptionContext& context) {
+  return context.handle ? &context.handle.get_context() : nullptr;
+}
+// [context_of_failure]
+
 // [call_exception_handler]
 void EventLoop::call_exception_handler(const ExceptionContext& context) {
   // [call_exception_handler_body]
   if (exception_handler_) {
     try {
-      exception_handler_(*this, context);
+      // asyncio 3.12+: in the Context of what failed, so that a handler that
+      // reads a context variable (a request id) sees the failing request's.
+      if (Context* failed_in = context_of_failure(context)) {
+        failed_in->run([&] { exception_handler_(*this, context); });
+      } else {
+        exception_handler_(*this, context);
+      }
       return;
     } catch (const LoopExit&) {
       throw;

@@ -391,12 +391,30 @@ void EventLoop::forget_timers() noexcept {
 
 // ---- errors -----------------------------------------------------------
 
+// [context_of_failure]
+// The Context a custom exception handler runs in (asyncio's
+// call_exception_handler, 3.12+): the future's, if it has one (a plain
+// future has none; a task, chapter 6, does), else the handle's.
+Context* EventLoop::context_of_failure(const ExceptionContext& context) {
+  if (context.future != nullptr) {
+    if (Context* own = context.future->get_context()) return own;
+  }
+  return context.handle ? &context.handle.get_context() : nullptr;
+}
+// [context_of_failure]
+
 // [call_exception_handler]
 void EventLoop::call_exception_handler(const ExceptionContext& context) {
   // [call_exception_handler_body]
   if (exception_handler_) {
     try {
-      exception_handler_(*this, context);
+      // asyncio 3.12+: in the Context of what failed, so that a handler that
+      // reads a context variable (a request id) sees the failing request's.
+      if (Context* failed_in = context_of_failure(context)) {
+        failed_in->run([&] { exception_handler_(*this, context); });
+      } else {
+        exception_handler_(*this, context);
+      }
       return;
     } catch (const LoopExit&) {
       throw;

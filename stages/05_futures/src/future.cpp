@@ -32,7 +32,7 @@ FutureBase::~FutureBase() {
   if (state_ == State::kFinished && exception_ && !retrieved_) {
     try {
       loop_->call_exception_handler(
-          {.message = "Future exception was never retrieved", .exception = exception_});
+          {.message = "Future exception was never retrieved", .exception = exception_, .future = this});
     } catch (...) {
       // A destructor must not throw: what escapes the handler (SystemExit,
       // KeyboardInterrupt) is written out and dropped, as CPython drops an

@@ -32,7 +32,7 @@ FutureBase::~FutureBase() {
   if (state_ == State::kFinished && exception_ && !retrieved_) {
     try {
       loop_->call_exception_handler(
-          {.message = "Future exception was never retrieved", .exception = exception_});
+          {.message = "Future exception was never retrieved", .exception = exception_, .future = this});
     } catch (...) {
       // A destructor must not throw: what escapes the handler (SystemExit,
       // KeyboardInterrupt) is written out and dropped, as CPython drops an
@@ -49,7 +49,7 @@ void FutureBase::require_pending() const {
 }
 
 // [future_finish]
-void FutureBase::set_exception(std::exception_ptr error) {
+void FutureBase::finish_with_exception(std::exception_ptr error) {
   require_pending();
   if (!error) throw TypeError("set_exception() needs an exception, got a null exception_ptr");
   exception_ = std::move(error);

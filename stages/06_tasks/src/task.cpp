@@ -29,11 +29,13 @@ std::atomic<std::uint64_t> task_counter{0};
 TaskBase* TaskBase::current() noexcept { return running_task; }
 
 // [task_create]
-TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future)
+TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future,
+                   TaskOptions options)
     : loop_(&loop),
       future_(&future),
-      context_(Context::copy_current()),
-      name_("Task-" + std::to_string(++task_counter)),
+      context_(options.context ? std::move(*options.context) : Context::copy_current()),
+      // As asyncio: only an unnamed task takes a number from the counter.
+      name_(options.name ? std::move(*options.name) : "Task-" + std::to_string(++task_counter)),
       root_(root),
       resume_point_(root) {
   // The loop's list of pending tasks: all_tasks(), and what close() reports.
@@ -189,7 +191,9 @@ void TaskBase::forget() noexcept {
 void TaskBase::report_never_retrieved(std::exception_ptr error) noexcept {
   try {
     loop_->call_exception_handler(
-        {.message = "Task exception was never retrieved", .exception = std::move(error)});
+        {.message = "Task exception was never retrieved",
+         .exception = std::move(error),
+         .future = &as_future()});
   } catch (...) {  // a destructor reports; it must not throw
   }
 }
@@ -199,8 +203,11 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
   while (TaskBase* task = loop.first_task_) {
     Ref<FutureBase> keep(&task->as_future());
     try {
-      loop.call_exception_handler(
-          {.message = "Task was destroyed but it is pending! (task " + task->get_name() + ")"});
+      if (task->log_destroy_pending_) {
+        loop.call_exception_handler(
+            {.message = "Task was destroyed but it is pending! (task " + task->get_name() + ")",
+             .task = &task->as_future()});
+      }
     } catch (...) {  // a failing handler must not stop the cleanup
     }
     task->forget();
@@ -237,7 +244,9 @@ void cancel_all_tasks(EventLoop& loop) {
     if (future->cancelled()) continue;
     if (std::exception_ptr error = future->exception()) {
       loop.call_exception_handler(
-          {.message = "unhandled exception during run() shutdown", .exception = error});
+          {.message = "unhandled exception during run() shutdown",
+           .exception = error,
+           .task = future.get()});
     }
   }
 }

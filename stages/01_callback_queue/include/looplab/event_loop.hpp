@@ -111,6 +111,7 @@ class EventLoop {
   }
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
+  static Context* context_of_failure(const ExceptionContext& context);
   void run_once();
   void run_ready();
   void run_handle(HandleState& handle);

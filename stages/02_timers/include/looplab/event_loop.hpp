@@ -160,6 +160,7 @@ class EventLoop {
   // [checked_delay]
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
+  static Context* context_of_failure(const ExceptionContext& context);
   TimerHandle call_at_callback(Clock::time_point when, Callback callback, SourceLocation where);
   void clean_timer_heap();
   std::optional<Clock::duration> poll_timeout() const;

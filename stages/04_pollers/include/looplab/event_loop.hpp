@@ -198,6 +198,7 @@ class EventLoop {
   // [checked_delay]
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
+  static Context* context_of_failure(const ExceptionContext& context);
   void add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where);
   bool remove_io_callback(int fd, unsigned event);
   std::span<const SelectorEvent> wait_for_events();

@@ -42,6 +42,7 @@ struct ExceptionContext {
   std::string message{};
   std::exception_ptr exception{};             // may be null
   Handle handle{};                            // may be empty
+  FutureBase* future = nullptr;               // the future the report is about, if any
   const ExceptionContext* context = nullptr;  // the original report, when a handler failed
 };
 
@@ -252,6 +253,7 @@ class EventLoop {
   // [checked_delay]
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
+  static Context* context_of_failure(const ExceptionContext& context);
   void add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where);
   bool remove_io_callback(int fd, unsigned event);
   std::span<const SelectorEvent> wait_for_events();

@@ -52,6 +52,9 @@ class FutureBase : public RefCounted, public PoolAllocated {
   virtual ~FutureBase();
 
   EventLoop& get_loop() const noexcept { return *loop_; }
+  /// The Context it runs in: none for a plain future (null); a task's
+  /// (Task.get_context(), chapter 6). The exception handler runs in it.
+  virtual Context* get_context() noexcept { return nullptr; }
   bool done() const noexcept { return state_ != State::kPending; }
   bool cancelled() const noexcept { return state_ == State::kCancelled; }
 

@@ -26,6 +26,7 @@
 #include "looplab/callback.hpp"
 #include "looplab/clock.hpp"
 #include "looplab/context.hpp"
+#include "looplab/coro.hpp"
 #include "looplab/exceptions.hpp"
 #include "looplab/future.hpp"
 #include "looplab/handle.hpp"
@@ -42,6 +43,8 @@ struct ExceptionContext {
   std::string message{};
   std::exception_ptr exception{};             // may be null
   Handle handle{};                            // may be empty
+  FutureBase* future = nullptr;               // the future the report is about, if any
+  FutureBase* task = nullptr;                 // the task it is about, as the Future it is
   const ExceptionContext* context = nullptr;  // the original report, when a handler failed
 };
 
@@ -121,6 +124,10 @@ class EventLoop {
     return future.result();
   }
   // [run_until_complete]
+  /// loop.run_until_complete(coro): the same for a coroutine, wrapped in a
+  /// task first, as asyncio's ensure_future() does (defined in task.hpp).
+  template <typename T>
+  T run_until_complete(Coro<T> coro);
 
   // ---- I/O readiness ----------------------------------------------------
 
@@ -259,6 +266,7 @@ class EventLoop {
   // [checked_delay]
 
   Handle call_soon_callback(Callback callback, SourceLocation where);
+  static Context* context_of_failure(const ExceptionContext& context);
   void add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where);
   bool remove_io_callback(int fd, unsigned event);
   std::span<const SelectorEvent> wait_for_events();

@@ -61,6 +61,9 @@ class FutureBase : public RefCounted, public PoolAllocated {
   virtual ~FutureBase();
 
   EventLoop& get_loop() const noexcept { return *loop_; }
+  /// The Context it runs in: none for a plain future (null); a task's
+  /// (Task.get_context(), chapter 6). The exception handler runs in it.
+  virtual Context* get_context() noexcept { return nullptr; }
   bool done() const noexcept { return state_ != State::kPending; }
   bool cancelled() const noexcept { return state_ == State::kCancelled; }
 
@@ -78,8 +81,11 @@ class FutureBase : public RefCounted, public PoolAllocated {
     return std::make_exception_ptr(CancelledError(cancel_message_));
   }
   /// Finishes it with an exception. InvalidStateError if it is done already;
-  /// TypeError for a null exception_ptr.
-  void set_exception(std::exception_ptr error);
+  /// TypeError for a null exception_ptr; RuntimeError for a task.
+  void set_exception(std::exception_ptr error) {
+    check_settable_from_outside("set_exception");
+    finish_with_exception(std::move(error));
+  }
 
   /// Adds a callback that ignores its future (Future<T>::add_done_callback
   /// wraps user callbacks into this); `id` is what remove_done_callback takes.
@@ -106,6 +112,11 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// Moves from pending to finished and schedules the callbacks.
   void finish();
   void require_pending() const;
+  /// set_exception() without the check below: how a task ends with an error.
+  void finish_with_exception(std::exception_ptr error);
+  /// A future may be completed by anyone; a Task only by its coroutine, so
+  /// TaskState overrides this to raise asyncio's RuntimeError.
+  virtual void check_settable_from_outside(const char* method) const { (void)method; }
 
  private:
   // Closing a loop destroys its pending tasks (task.cpp); their callbacks
@@ -155,8 +166,15 @@ class FutureState : public FutureBase {
     check_result();
     return *value_;
   }
-  /// Finishes it with `value`. InvalidStateError if it is done already.
+  /// Finishes it with `value`. InvalidStateError if it is done already;
+  /// RuntimeError for a task.
   void set_result(T value) {
+    this->check_settable_from_outside("set_result");
+    finish_with_result(std::move(value));
+  }
+
+ protected:
+  void finish_with_result(T value) {
     require_pending();
     value_.emplace(std::move(value));
     finish();
@@ -172,6 +190,12 @@ class FutureState<void> : public FutureBase {
   using FutureBase::FutureBase;
   void result() { check_result(); }
   void set_result() {
+    this->check_settable_from_outside("set_result");
+    finish_with_result();
+  }
+
+ protected:
+  void finish_with_result() {
     require_pending();
     finish();
   }

@@ -13,6 +13,7 @@
 
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
+#include "looplab/task.hpp"
 
 namespace looplab {
 
@@ -185,6 +186,46 @@ requires(std::is_convertible_v<More, Future<T>>&&...)
                                                              More... more) {
   std::vector<Future<T>> children{std::move(first), Future<T>(std::move(more))...};
   return gather_return_exceptions(loop, std::move(children));
+}
+
+/// gather(loop, coros) and gather(loop, coro_a(), coro_b()): the same for
+/// coroutines, each wrapped in a task first, in argument order (asyncio's
+/// ensure_future), so that they run concurrently.
+template <typename T>
+std::vector<Future<T>> as_tasks(EventLoop& loop, std::vector<Coro<T>> coros) {
+  std::vector<Future<T>> tasks;
+  tasks.reserve(coros.size());
+  for (Coro<T>& coro : coros) tasks.push_back(create_task(loop, std::move(coro)));
+  return tasks;
+}
+template <typename T>
+Future<std::vector<T>> gather(EventLoop& loop, std::vector<Coro<T>> coros) {
+  return gather(loop, as_tasks(loop, std::move(coros)));
+}
+template <typename T>
+Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop,
+                                                         std::vector<Coro<T>> coros) {
+  return gather_return_exceptions(loop, as_tasks(loop, std::move(coros)));
+}
+template <typename T, typename... More>
+requires(std::is_same_v<More, Coro<T>>&&...) Future<std::vector<T>> gather(EventLoop& loop,
+                                                                           Coro<T> first,
+                                                                           More... more) {
+  std::vector<Coro<T>> coros;
+  coros.reserve(1 + sizeof...(more));
+  coros.push_back(std::move(first));
+  (coros.push_back(std::move(more)), ...);
+  return gather(loop, std::move(coros));
+}
+template <typename T, typename... More>
+requires(std::is_same_v<More, Coro<T>>&&...)
+    Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop, Coro<T> first,
+                                                             More... more) {
+  std::vector<Coro<T>> coros;
+  coros.reserve(1 + sizeof...(more));
+  coros.push_back(std::move(first));
+  (coros.push_back(std::move(more)), ...);
+  return gather_return_exceptions(loop, std::move(coros));
 }
 
 // [shield]

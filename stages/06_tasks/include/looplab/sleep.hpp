@@ -10,6 +10,7 @@
 #include <chrono>
 #include <optional>
 
+#include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
 #include "looplab/task.hpp"
@@ -103,5 +104,12 @@ SleepAwaiter sleep(std::chrono::duration<Rep, Period> delay) {
   return SleepAwaiter(std::move(future), std::move(timer));
 }
 // [sleep_await]
+
+/// asyncio.sleep(delay, result): `result` again, once `delay` has passed.
+template <typename Rep, typename Period, typename T>
+Coro<T> sleep(std::chrono::duration<Rep, Period> delay, T result) {
+  co_await sleep(delay);
+  co_return result;
+}
 
 }  // namespace looplab

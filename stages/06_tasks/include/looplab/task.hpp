@@ -21,8 +21,10 @@
 // reports each ("Task was destroyed but it is pending!").
 #pragma once
 
+#include <concepts>
 #include <coroutine>
 #include <exception>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -36,6 +38,13 @@
 
 namespace looplab {
 
+/// create_task()'s keyword arguments, as asyncio's: `name=` and `context=`.
+/// `create_task(loop, work(), {.name = "fetcher"})`.
+struct TaskOptions {
+  std::optional<std::string> name{};   // default: "Task-N", N counted across the process
+  std::optional<Context> context{};    // default: a copy of the current Context
+};
+
 // [task_base]
 /// The half of a task that does not depend on T: the stepping, the
 /// cancellation counters, the loop's list of tasks.
@@ -47,6 +56,9 @@ class TaskBase {
   /// asyncio.current_task(): the task whose step is running on this thread
   /// (null in a plain callback).
   static TaskBase* current() noexcept;
+  /// asyncio's _log_destroy_pending = False: closing the loop while this task
+  /// is pending destroys it without a report (run_until_complete(coro)).
+  void do_not_log_destroy_pending() noexcept { log_destroy_pending_ = false; }
 
   const std::string& get_name() const noexcept { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }
@@ -72,7 +84,8 @@ class TaskBase {
   void rethrow_injected();
 
  protected:
-  TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future);
+  TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future,
+           TaskOptions options);
   ~TaskBase();  // never deleted as a TaskBase: a Ref<FutureBase> owns each task
   /// Completes the future from the outermost frame, which has finished; or,
   /// when `thrown_before_start` is set, with that error, for a coroutine
@@ -85,6 +98,7 @@ class TaskBase {
   const std::string& cancel_message() const noexcept { return cancel_message_; }
   /// "Task exception was never retrieved", to the loop's exception handler.
   void report_never_retrieved(std::exception_ptr error) noexcept;
+  Context& context() noexcept { return context_; }
 
  private:
   friend void abandon_pending_tasks(EventLoop& loop) noexcept;
@@ -107,6 +121,7 @@ class TaskBase {
   int num_cancels_requested_ = 0;
   bool must_cancel_ = false;
   bool started_ = false;
+  bool log_destroy_pending_ = true;
   Ref<FutureBase> self_;          // a pending task keeps itself alive
   TaskBase* previous_ = nullptr;  // the loop's list of pending tasks
   TaskBase* next_ = nullptr;
@@ -125,8 +140,8 @@ template <typename T>
 // NOLINTNEXTLINE(cppcoreguidelines-virtual-class-destructor)
 class TaskState final : public FutureState<T>, public TaskBase {
  public:
-  TaskState(EventLoop& loop, Coro<T> coro)
-      : FutureState<T>(loop), TaskBase(loop, coro.release(), *this) {}
+  TaskState(EventLoop& loop, Coro<T> coro, TaskOptions options)
+      : FutureState<T>(loop), TaskBase(loop, coro.release(), *this, std::move(options)) {}
   /// Task.__del__: an exception nobody retrieved is reported as the task's.
   ~TaskState() override {
     if (std::exception_ptr error = this->unretrieved_exception()) {
@@ -141,6 +156,14 @@ class TaskState final : public FutureState<T>, public TaskBase {
     return cancel_task(std::move(message));
   }
   using TaskBase::get_loop;
+  /// Task.set_result() and Task.set_exception(): a task ends only when its
+  /// coroutine does, so asyncio refuses both, whatever the task's state.
+  void check_settable_from_outside(const char* method) const override {
+    throw RuntimeError(std::string("Task does not support ") + method + " operation");
+  }
+  /// Task.get_context(): the Context every step runs in (and the exception
+  /// handler, for a report about this task).
+  Context* get_context() noexcept override { return &context(); }
   void start() { schedule_first_step(); }
 
  private:
@@ -156,6 +179,8 @@ class Task : public Future<T> {
  public:
   explicit Task(Ref<TaskState<T>> state) : Future<T>(Ref<FutureState<T>>(std::move(state))) {}
 
+  /// Task.get_context(): the Context its steps run in.
+  Context& get_context() const noexcept { return *this->state().get_context(); }
   int cancelling() const noexcept { return base().cancelling(); }
   int uncancel() const noexcept { return base().uncancel(); }
   const std::string& get_name() const noexcept { return base().get_name(); }
@@ -166,10 +191,11 @@ class Task : public Future<T> {
 // [task]
 
 // [create_task]
-/// loop.create_task(coro): a Task that runs `coro`, from the next turn on.
+/// loop.create_task(coro, name=..., context=...): a Task that runs `coro`,
+/// from the next turn on.
 template <typename T>
-Task<T> create_task(EventLoop& loop, Coro<T> coro) {
-  Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro)));
+Task<T> create_task(EventLoop& loop, Coro<T> coro, TaskOptions options = {}) {
+  Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro), std::move(options)));
   state->start();
   return Task<T>(std::move(state));
 }
@@ -179,6 +205,7 @@ Task<T> create_task(EventLoop& loop, Coro<T> coro) {
 /// is the safe way to start a lambda coroutine with captures: a temporary
 /// lambda would die at the end of the statement, and its captures with it.
 template <typename F, typename... Args>
+requires std::invocable<F&, Args&...>
 auto create_task(EventLoop& loop, F fn, Args... args) {
   using Result = std::invoke_result_t<F&, Args&...>;
   using T = typename Result::value_type;
@@ -187,6 +214,22 @@ auto create_task(EventLoop& loop, F fn, Args... args) {
   return create_task(loop, owner(std::move(fn), std::move(args)...));
 }
 // [create_task]
+
+template <typename T>
+T EventLoop::run_until_complete(Coro<T> coro) {
+  Task<T> task = create_task(*this, std::move(coro));
+  // Nobody else holds this task: if the run ends before it does, the error
+  // says so, and close() need not report it as destroyed while pending.
+  task.base().do_not_log_destroy_pending();
+  try {
+    return run_until_complete(task);
+  } catch (...) {
+    // An error escaped the loop (SystemExit) through the task: nobody can
+    // ask the task for it, so it does not count as never retrieved.
+    if (task.done() && !task.cancelled()) (void)task.exception();
+    throw;
+  }
+}
 
 template <typename T>
 void TaskState<T>::finish(std::exception_ptr thrown_before_start) {
@@ -198,23 +241,23 @@ void TaskState<T>::finish(std::exception_ptr thrown_before_start) {
       if (must_cancel()) {
         this->FutureBase::cancel(cancel_message());  // cancelled during its last step
       } else {
-        this->set_result();
+        this->finish_with_result();
       }
     } else {
       T value = frame.promise().take_result();
       if (must_cancel()) {
         this->FutureBase::cancel(cancel_message());
       } else {
-        this->set_result(std::move(value));
+        this->finish_with_result(std::move(value));
       }
     }
   } catch (const CancelledError& error) {
     this->FutureBase::cancel(error.message());  // the coroutine ended cancelled
   } catch (const LoopExit&) {
-    this->set_exception(std::current_exception());
+    this->finish_with_exception(std::current_exception());
     throw;  // escapes the loop, as in asyncio
   } catch (...) {
-    this->set_exception(std::current_exception());
+    this->finish_with_exception(std::current_exception());
   }
 }
 
