@@ -128,5 +128,19 @@ TEST_F(ContextTest, RunLeavesTheContextEvenWhenTheFunctionThrows) {
   EXPECT_EQ(context.run([] { return counter.get(); }), 9);
 }
 
+// asyncio's call_soon(callback, context=ctx): the callback runs in a copy of
+// `ctx`, whatever is current when call_soon() is called or when it runs.
+TEST_F(ContextTest, CallSoonWithAContextRunsTheCallbackInIt) {
+  EventLoop loop;
+  request_id.set("given");
+  Context given = Context::copy_current();
+  request_id.set("caller");
+  std::vector<std::string> seen;
+  loop.call_soon([&] { seen.push_back(request_id.get()); }, given);
+  loop.call_soon([&] { seen.push_back(request_id.get()); });
+  testing::run_one_turn(loop);
+  EXPECT_EQ(seen, (std::vector<std::string>{"given", "caller"}));
+}
+
 }  // namespace
 }  // namespace looplab

@@ -349,5 +349,21 @@ TEST_F(DoneCallbacks, ACallbackAddedFromAnotherCallbackOfTheSameFutureRunsNextTu
   EXPECT_EQ(order.back(), "added by first");
 }
 
+// asyncio's add_done_callback(fn, context=ctx).
+TEST_F(DoneCallbacks, ACallbackAddedWithAContextRunsInIt) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  request.set("given");
+  Context given = Context::copy_current();
+  request.set("caller");
+  std::vector<std::string> seen;
+  future.add_done_callback([&](Future<int>&) { seen.push_back(request.get()); }, given);
+  future.add_done_callback([&](Future<int>&) { seen.push_back(request.get()); });
+  future.set_result(1);
+  run_one_turn(loop);
+  EXPECT_EQ(seen, (std::vector<std::string>{"given", "caller"}));
+}
+
 }  // namespace
 }  // namespace looplab

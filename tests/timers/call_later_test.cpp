@@ -172,5 +172,29 @@ TEST(CallLater, TheRealClockSleepsUntilTheDeadline) {
   EXPECT_EQ(clock.resolution(), 1ns);
 }
 
+// asyncio's call_later(..., context=ctx) and call_at(..., context=ctx).
+TEST(CallLater, CallLaterAndCallAtWithAContextRunTheCallbackInIt) {
+  static ContextVar<std::string> request("request", "none");
+  Context::current() = Context();
+  VirtualClock clock;
+  EventLoop loop(clock);
+  request.set("given");
+  Context given = Context::copy_current();
+  request.set("caller");
+  std::vector<std::string> seen;
+  loop.call_later(
+      std::chrono::seconds(1), [&] { seen.push_back("later " + request.get()); }, given);
+  loop.call_at(
+      loop.time() + std::chrono::seconds(2),
+      [&] {
+        seen.push_back("at " + request.get());
+        loop.stop();
+      },
+      given);
+  loop.run_forever();
+  EXPECT_EQ(seen, (std::vector<std::string>{"later given", "at given"}));
+  Context::current() = Context();
+}
+
 }  // namespace
 }  // namespace looplab

@@ -31,8 +31,9 @@ FutureBase::~FutureBase() {
   // [never_retrieved]
   if (state_ == State::kFinished && exception_ && !retrieved_) {
     try {
-      loop_->call_exception_handler(
-          {.message = "Future exception was never retrieved", .exception = exception_, .future = this});
+      loop_->call_exception_handler({.message = "Future exception was never retrieved",
+                                     .exception = exception_,
+                                     .future = this});
     } catch (...) {
       // A destructor must not throw: what escapes the handler (SystemExit,
       // KeyboardInterrupt) is written out and dropped, as CPython drops an
@@ -108,10 +109,11 @@ std::exception_ptr FutureBase::exception() {
 // [future_result]
 
 // [add_done_callback]
-DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id) {
+DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id,
+                                                    Context context) {
   // [add_done_callback_body]
   DoneCallback entry{
-      Ref<HandleState>(new DoneCallbackHandle(std::move(callback), Context::copy_current())), id};
+      Ref<HandleState>(new DoneCallbackHandle(std::move(callback), std::move(context))), id};
   if (done()) {
     schedule(entry);  // already done: still not inline
   } else if (!callback0_ && callbacks_.empty()) {

@@ -89,7 +89,8 @@ class FutureBase : public RefCounted, public PoolAllocated {
 
   /// Adds a callback that ignores its future (Future<T>::add_done_callback
   /// wraps user callbacks into this); `id` is what remove_done_callback takes.
-  DoneCallbackId add_done_callback_erased(Callback callback, DoneCallbackId id);
+  DoneCallbackId add_done_callback_erased(Callback callback, DoneCallbackId id,
+                                          Context context = Context::copy_current());
   /// Removes the callbacks added with `id`; returns how many it removed (0
   /// once the future is done: its callbacks are then queued on the loop).
   std::size_t remove_done_callback(DoneCallbackId id);
@@ -235,6 +236,11 @@ class Future {
   /// Context current now.
   template <typename F>
   DoneCallbackId add_done_callback(F&& fn) const {
+    return add_done_callback(std::forward<F>(fn), Context::copy_current());
+  }
+  /// fut.add_done_callback(fn, context=ctx): the same, inside a copy of `ctx`.
+  template <typename F>
+  DoneCallbackId add_done_callback(F&& fn, Context context) const {
     static_assert(std::is_invocable_v<std::decay_t<F>&, Future&>,
                   "a done callback is called as fn(future)");
     DoneCallbackId id = next_id();
@@ -247,7 +253,7 @@ class Future {
                                               Future self{Ref<FutureState<T>>(state)};
                                               fn(self);
                                             }),
-                                            id);
+                                            id, std::move(context));
   }
   std::size_t remove_done_callback(DoneCallbackId id) const {
     return state_->remove_done_callback(id);
