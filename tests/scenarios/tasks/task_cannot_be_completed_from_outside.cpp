@@ -49,8 +49,6 @@ LOOPLAB_SCENARIO(task_cannot_be_completed_from_outside) {
 
 // expect: turn 1: worker starts
 // expect: task.set_result(1) -> RuntimeError: Task does not support set_result operation
-// expect: task.set_exception(ValueError()) -> RuntimeError: Task does not support set_exception operation
-// expect: done: False
-// expect: turn 2: worker returns 7
-// expect: result: 7
-// expect: task.set_result(1) -> RuntimeError: Task does not support set_result operation
+// expect: task.set_exception(ValueError()) -> RuntimeError: Task does not support set_exception
+// operation expect: done: False expect: turn 2: worker returns 7 expect: result: 7 expect:
+// task.set_result(1) -> RuntimeError: Task does not support set_result operation
