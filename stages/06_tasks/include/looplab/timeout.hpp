@@ -11,39 +11,110 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
+#include <concepts>
 #include <exception>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
-#include "looplab/scope_exit.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
 
 // [timeout]
-/// asyncio.timeout(delay), around `body`: its result, or TimeoutError if
-/// `delay` passed first (the body is cancelled, and finishes, first).
-template <typename T, typename Rep, typename Period>
-Coro<T> timeout(std::chrono::duration<Rep, Period> delay, Coro<T> body) {
-  TaskBase* task = TaskBase::current();
-  if (task == nullptr) throw RuntimeError("Timeout should be used inside a task");
-  int cancelling_on_entry = task->cancelling();
-  bool expiring = false;
-  // The deadline cancels the task; it goes with this frame, however it ends.
-  // A deadline already past is call_soon(), as in asyncio's reschedule(): it
-  // runs in the next turn, ahead of the body's own step. Otherwise a timer.
-  auto on_timeout = [task, &expiring] {
-    task->as_future().cancel();
-    expiring = true;
-  };
-  EventLoop& loop = task->get_loop();
-  Handle timer = delay <= delay.zero() ? loop.call_soon(on_timeout)
-                                       : Handle(loop.call_later(delay, on_timeout));
-  ScopeExit cancel_timer([&timer] { timer.cancel(); });
+/// asyncio.Timeout: the deadline of one timeout() block, which the block's
+/// body may read and move (the `cm` of `async with asyncio.timeout(d) as cm`).
+class Timeout {
+ public:
+  explicit Timeout(std::optional<Clock::time_point> when) : when_(when) {}
+  Timeout(const Timeout&) = delete;  // its deadline's callback points to it
+  Timeout& operator=(const Timeout&) = delete;
+  ~Timeout() {
+    if (handler_) handler_.cancel();  // a block whose task was destroyed midway
+  }
+
+  /// The deadline, in loop time; nullopt for none.
+  std::optional<Clock::time_point> when() const noexcept { return when_; }
+  /// Whether the deadline passed and cancelled the block.
+  bool expired() const noexcept { return state_ == State::kExpiring || state_ == State::kExpired; }
+  /// Moves the deadline (nullopt: none). A deadline already past cancels at
+  /// the next turn. RuntimeError outside the block, or once it expired.
+  void reschedule(std::optional<Clock::time_point> when) {
+    if (state_ != State::kEntered) {
+      if (state_ == State::kCreated) throw RuntimeError("Timeout has not been entered");
+      throw RuntimeError(std::string("Cannot change state of ") + state_name() + " Timeout");
+    }
+    when_ = when;
+    if (handler_) handler_.cancel();
+    handler_ = Handle();
+    if (!when) return;
+    EventLoop& loop = task_->get_loop();
+    auto on_timeout = [this] {
+      task_->as_future().cancel();  // asyncio's _on_timeout
+      state_ = State::kExpiring;
+      handler_ = Handle();
+    };
+    handler_ = *when <= loop.time() ? loop.call_soon(on_timeout)
+                                    : Handle(loop.call_at(*when, on_timeout));
+  }
+
+  /// Entering the block (__aenter__): the running task, its cancelling()
+  /// count, and the deadline armed.
+  void enter() {
+    if (state_ != State::kCreated) throw RuntimeError("Timeout has already been entered");
+    task_ = TaskBase::current();
+    if (task_ == nullptr) throw RuntimeError("Timeout should be used inside a task");
+    cancelling_on_entry_ = task_->cancelling();
+    state_ = State::kEntered;
+    reschedule(when_);
+  }
+  /// Leaving it (__aexit__), with what the body threw (null if nothing):
+  /// what the block throws. If the deadline fired, its cancellation is taken
+  /// back; if it was the only one, the CancelledError is ours: a timeout.
+  std::exception_ptr exit(std::exception_ptr error) {
+    if (handler_) handler_.cancel();
+    handler_ = Handle();
+    if (state_ == State::kExpiring) {
+      state_ = State::kExpired;
+      if (task_->uncancel() <= cancelling_on_entry_ && is_cancelled_error(error)) {
+        return std::make_exception_ptr(TimeoutError());
+      }
+    } else if (state_ == State::kEntered) {
+      state_ = State::kExited;
+    }
+    return error;  // another error passes through unchanged
+  }
+
+ private:
+  enum class State { kCreated, kEntered, kExpiring, kExpired, kExited };
+  const char* state_name() const noexcept {
+    switch (state_) {
+      case State::kCreated: return "created";
+      case State::kEntered: return "active";
+      case State::kExpiring: return "expiring";
+      case State::kExpired: return "expired";
+      case State::kExited: return "finished";
+    }
+    return "?";
+  }
+
+  std::optional<Clock::time_point> when_;
+  State state_ = State::kCreated;
+  TaskBase* task_ = nullptr;
+  int cancelling_on_entry_ = 0;
+  Handle handler_;
+};
+
+namespace detail {
+// The block: enter, run the body inline, exit with whatever it threw.
+template <typename T>
+Coro<T> run_with(Timeout* cm, Coro<T> body) {
+  cm->enter();
   std::exception_ptr error;
   std::optional<std::conditional_t<std::is_void_v<T>, bool, T>> value;
   try {
@@ -56,16 +127,56 @@ Coro<T> timeout(std::chrono::duration<Rep, Period> delay, Coro<T> body) {
   } catch (...) {
     error = std::current_exception();
   }
-  timer.cancel();
-  // Expired: take back our cancellation. If it was the only one (the count
-  // is back where it was on entry), the CancelledError is ours: a timeout.
-  // Another error passes through unchanged.
-  if (expiring && task->uncancel() <= cancelling_on_entry && is_cancelled_error(error)) {
-    throw TimeoutError();
-  }
-  if (error) std::rethrow_exception(error);
+  if (std::exception_ptr thrown = cm->exit(std::move(error))) std::rethrow_exception(thrown);
   if constexpr (!std::is_void_v<T>) co_return std::move(*value);
 }
+}  // namespace detail
+
+/// asyncio.timeout_at(when), around `body`: its result, or TimeoutError if
+/// the loop's time reached `when` first (the body is cancelled, and
+/// finishes, first). nullopt: no deadline, until the body reschedules one.
+template <typename T>
+Coro<T> timeout_at(std::optional<Clock::time_point> when, Coro<T> body) {
+  Timeout cm(when);
+  co_return co_await detail::run_with(&cm, std::move(body));
+}
+
+/// The deadline `delay` from now, on the running loop (asyncio.timeout's
+/// `loop.time() + delay`); a delay that is not a finite number is a ValueError.
+template <typename Rep, typename Period>
+Clock::time_point deadline_after(std::chrono::duration<Rep, Period> delay) {
+  EventLoop& loop = get_running_loop();
+  if constexpr (std::is_floating_point_v<Rep>) {
+    if (!std::isfinite(delay.count())) throw ValueError("Invalid delay: not a finite number");
+    return loop.time() + std::chrono::round<Clock::duration>(delay);
+  } else {
+    return loop.time() + std::chrono::duration_cast<Clock::duration>(delay);
+  }
+}
+
+/// asyncio.timeout(delay), around `body`: the same, `delay` from now.
+template <typename T, typename Rep, typename Period>
+Coro<T> timeout(std::chrono::duration<Rep, Period> delay, Coro<T> body) {
+  co_return co_await timeout_at(deadline_after(delay), std::move(body));
+}
+
+/// timeout(delay, fn, args...) and timeout_at(when, fn, args...): the body is
+/// fn(cm, args...), which may read and move the deadline through `cm`
+/// (`async with asyncio.timeout(d) as cm:`).
+template <typename F, typename... Args>
+requires std::invocable<F&, Timeout&, Args&...>
+auto timeout_at(std::optional<Clock::time_point> when, F fn, Args... args)
+    -> std::invoke_result_t<F&, Timeout&, Args&...> {
+  Timeout cm(when);
+  co_return co_await detail::run_with(&cm, fn(cm, args...));
+}
+template <typename Rep, typename Period, typename F, typename... Args>
+requires std::invocable<F&, Timeout&, Args&...>
+auto timeout(std::chrono::duration<Rep, Period> delay, F fn, Args... args)
+    -> std::invoke_result_t<F&, Timeout&, Args&...> {
+  co_return co_await timeout_at(deadline_after(delay), std::move(fn), std::move(args)...);
+}
+// [timeout]
 
 /// asyncio.wait_for(future, delay): its result, or TimeoutError after
 /// cancelling it and waiting for it to finish. With a delay of zero or less
