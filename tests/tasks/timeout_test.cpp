@@ -311,5 +311,81 @@ TEST(WaitFor, ZeroDelayOnAFutureThatIgnoresTheCancelReturnsItsValue) {
   EXPECT_EQ(log, Log{"swallowed the cancellation"});
 }
 
+// The Timeout a body may ask for (asyncio.Timeout): when(), reschedule(),
+// expired(), and timeout_at().
+Coro<std::string> moves_its_deadline(Timeout& cm, EventLoop* loop) {
+  std::string seen = std::to_string(testing::seconds(*cm.when()));
+  cm.reschedule(loop->time() + 5s);  // later: the 1 s deadline no longer applies
+  co_await sleep(2s);
+  seen += cm.expired() ? " expired" : " running";
+  cm.reschedule(std::nullopt);  // no deadline at all
+  co_await sleep(10s);
+  seen += cm.when() ? " has a deadline" : " no deadline";
+  co_return seen;
+}
+
+TEST(Timeout, TheBodyCanReadAndMoveTheDeadline) {
+  TaskLoop t;
+  auto main = [](EventLoop* loop) -> Coro<std::string> {
+    co_return co_await timeout(1s, moves_its_deadline, loop);
+  };
+  Task<std::string> task = create_task(t.loop, main, &t.loop);
+  t.run_until_done(task);
+  EXPECT_EQ(task.result(), "1.000000 running no deadline");
+  EXPECT_EQ(t.now(), 12.0);
+}
+
+TEST(Timeout, TimeoutAtTakesTheDeadlineAndAPastOneExpiresAtTheNextTurn) {
+  TaskLoop t;
+  auto body = [](EventLoop* loop) -> Coro<std::string> {
+    auto sleeper = [](Timeout&) -> Coro<void> { co_await sleep(5s); };
+    try {
+      co_await timeout_at(loop->time() - 1s, sleeper);
+    } catch (const TimeoutError&) {
+      co_return "TimeoutError at " + std::to_string(testing::seconds(loop->time()));
+    }
+    co_return "no error";
+  };
+  Task<std::string> task = create_task(t.loop, body, &t.loop);
+  t.run_until_done(task);
+  EXPECT_EQ(task.result(), "TimeoutError at 0.000000");
+}
+
+TEST(Timeout, ExpiredIsTrueOnceTheDeadlineFiredAndReschedulingIsThenAnError) {
+  TaskLoop t;
+  auto body = [](Timeout& cm, Log* log) -> Coro<void> {
+    try {
+      co_await sleep(5s);
+    } catch (const CancelledError&) {
+      log->push_back(cm.expired() ? "expired" : "not expired");
+      log->push_back(testing::thrown_by([&] { cm.reschedule(std::nullopt); }));
+      throw;
+    }
+  };
+  Log log;
+  auto main = [](decltype(body) fn, Log* log) -> Coro<void> {
+    try {
+      co_await timeout(1s, fn, log);
+    } catch (const TimeoutError&) {
+      log->push_back("TimeoutError");
+    }
+  };
+  Task<void> task = create_task(t.loop, main, body, &log);
+  t.run_until_done(task);
+  EXPECT_EQ(log, (Log{"expired", "RuntimeError: Cannot change state of expiring Timeout",
+                      "TimeoutError"}));
+}
+
+TEST(Timeout, ATimeoutOutsideATaskOrNotEnteredIsARuntimeError) {
+  Timeout cm(std::nullopt);
+  EXPECT_EQ(testing::thrown_by([&] { cm.reschedule(std::nullopt); }),
+            "RuntimeError: Timeout has not been entered");
+  TaskLoop t;
+  std::string seen;
+  t.loop.call_soon([&] { seen = testing::thrown_by([&] { cm.enter(); }); });
+  t.turn();
+  EXPECT_EQ(seen, "RuntimeError: Timeout should be used inside a task");
+}
+
 }  // namespace
 }  // namespace looplab

@@ -59,8 +59,8 @@ class Timeout {
       state_ = State::kExpiring;
       handler_ = Handle();
     };
-    handler_ = *when <= loop.time() ? loop.call_soon(on_timeout)
-                                    : Handle(loop.call_at(*when, on_timeout));
+    handler_ =
+        *when <= loop.time() ? loop.call_soon(on_timeout) : Handle(loop.call_at(*when, on_timeout));
   }
 
   /// Entering the block (__aenter__): the running task, its cancelling()
@@ -94,11 +94,16 @@ class Timeout {
   enum class State { kCreated, kEntered, kExpiring, kExpired, kExited };
   const char* state_name() const noexcept {
     switch (state_) {
-      case State::kCreated: return "created";
-      case State::kEntered: return "active";
-      case State::kExpiring: return "expiring";
-      case State::kExpired: return "expired";
-      case State::kExited: return "finished";
+      case State::kCreated:
+        return "created";
+      case State::kEntered:
+        return "active";
+      case State::kExpiring:
+        return "expiring";
+      case State::kExpired:
+        return "expired";
+      case State::kExited:
+        return "finished";
     }
     return "?";
   }
