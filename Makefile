@@ -11,7 +11,7 @@ NPROC := $(shell nproc)
 CTEST_FLAGS ?= --output-on-failure --parallel $(NPROC)
 
 .PHONY: help test report deps check-stages lint format build-dev test-dev test-clang test-tsan \
-        test-export check-assignments assignment book book-check clean
+        test-export check-assignments assignment book book-check check-kqueue clean
 
 help:
 	@echo "make test          everything CI checks: stage copies, lint, g++ ASan+UBSan, clang, TSan, exports"
@@ -25,6 +25,7 @@ help:
 	@echo "make book-check    both editions, checked in headless Chromium: snippets, diagrams, navigation,"
 	@echo "                   no solution in the course edition, no task in the reader's, screenshots"
 	@echo "make format        apply .clang-format to every C++ file"
+	@echo "make check-kqueue  the kqueue backend against an installed libkqueue (skipped without one)"
 
 deps:
 	@tools/install-deps build
@@ -121,6 +122,23 @@ report:
 	cmake --build --preset release
 	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick)
 	@echo "report: build/report/index.html and build/report/report.md"
+
+# kqueue against a real implementation (on Linux, libkqueue found by pkg-config;
+# PKG_CONFIG_PATH may point at one installed anywhere): the newest stage built
+# over it, then its kqueue-parameterised tests, every scenario twin and the
+# differential tester with LOOPLAB_SELECTOR=kqueue. Without libkqueue it says
+# so and does nothing: CI's kqueue runs use common/kqueue_shim instead.
+check-kqueue:
+	@if ! pkg-config --exists libkqueue; then \
+	  echo "check-kqueue: skipped: pkg-config finds no libkqueue (install it, or set PKG_CONFIG_PATH)"; \
+	  exit 0; fi; \
+	set -e; echo "check-kqueue: libkqueue $$(pkg-config --modversion libkqueue)"; \
+	cmake -S . -B build/kqueue -G Ninja -DCMAKE_BUILD_TYPE=Debug -DLOOPLAB_SANITIZE=address,undefined \
+	  -DLOOPLAB_STAGES=latest -DLOOPLAB_BUILD_BENCH=OFF >/dev/null; \
+	grep -q 'LIBKQUEUE_FOUND:INTERNAL=1' build/kqueue/CMakeCache.txt || \
+	  { echo "check-kqueue: CMake did not pick libkqueue up"; exit 1; }; \
+	cmake --build build/kqueue; \
+	cd build/kqueue && LOOPLAB_SELECTOR=kqueue ctest $(CTEST_FLAGS) -R 'kqueue|scenario|differential' -LE 'cpython|backend_epoll|backend_io_uring'
 
 clean:
 	rm -rf build
