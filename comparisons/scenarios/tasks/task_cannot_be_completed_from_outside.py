@@ -42,7 +42,7 @@ def scenario():
     task = loop.create_task(worker())
     run_turns(loop, 1)
     attempt("task.set_result(1)", lambda: task.set_result(1))
-    attempt("task.set_exception(ValueError())", lambda: task.set_exception(ValueError("outside")))
+    attempt("task.set_exception(e)", lambda: task.set_exception(ValueError("outside")))
     print(f"done: {task.done()}")
     run_turns(loop, 2)
     print(f"result: {task.result()}")

@@ -38,8 +38,7 @@ LOOPLAB_SCENARIO(task_cannot_be_completed_from_outside) {
   looplab::Task<int> task = looplab::create_task(loop, worker());
   run_turns(loop, 1);
   attempt("task.set_result(1)", [&] { task.set_result(1); });
-  attempt("task.set_exception(ValueError())",
-          [&] { task.set_exception(looplab::ValueError("outside")); });
+  attempt("task.set_exception(e)", [&] { task.set_exception(looplab::ValueError("outside")); });
   trace(std::string("done: ") + (task.done() ? "True" : "False"));
   run_turns(loop, 2);
   trace("result: " + std::to_string(task.result()));
@@ -49,6 +48,8 @@ LOOPLAB_SCENARIO(task_cannot_be_completed_from_outside) {
 
 // expect: turn 1: worker starts
 // expect: task.set_result(1) -> RuntimeError: Task does not support set_result operation
-// expect: task.set_exception(ValueError()) -> RuntimeError: Task does not support set_exception
-// operation expect: done: False expect: turn 2: worker returns 7 expect: result: 7 expect:
-// task.set_result(1) -> RuntimeError: Task does not support set_result operation
+// expect: task.set_exception(e) -> RuntimeError: Task does not support set_exception operation
+// expect: done: False
+// expect: turn 2: worker returns 7
+// expect: result: 7
+// expect: task.set_result(1) -> RuntimeError: Task does not support set_result operation
