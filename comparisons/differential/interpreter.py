@@ -71,11 +71,13 @@ OPS = {
     "wait_for": (2, False, 6),  # wait_for F MS     await asyncio.wait_for(F, MS)
     "shield": (1, False, 6),  # shield F          await asyncio.shield(F)
     "timeout": (2, True, 6),  # timeout ID MS     async with asyncio.timeout(MS): its body
+    "wait_first": (2, False, 6),  # wait_first F MS   await asyncio.wait([F], timeout=MS, FIRST_COMPLETED)
+    "set_task_result": (1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
 }
 SCHEDULING = ("soon", "later", "at")
 # Ops that only a task's body (or a timeout region in it) may hold, and ops
 # that only the top level may.
-AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout")
+AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first")
 TASK_ONLY = AWAITS + ("catch_cancel",)
 TOP_ONLY = ("run_until", "run_until_task")
 # The ops of stages 05 and 06: a program with any of them gets the sentinel of latest_deadline().
@@ -162,7 +164,7 @@ def _sum_bound(ops, times, writes):
             delays += max(op.args[1], 0) * times
         elif op.kind == "sleep":
             delays += max(op.args[0], 0) * times
-        elif op.kind in ("wait_for", "timeout"):
+        elif op.kind in ("wait_for", "timeout", "wait_first"):
             delays += max(op.args[1], 0) * times
         at, more = _sum_bound(op.body, times * writes if op.kind == "reader" else times, writes)
         latest_at, delays = max(latest_at, at), delays + more
@@ -300,11 +302,18 @@ class Run:
             task = asyncio.current_task(self.loop)
             self.out.append(f"current -> {'None' if task is None else self.task_ids[task]}")
             return
-        if kind in ("cancel_task", "cancelling", "uncancel", "run_until_task"):
+        if kind in ("cancel_task", "cancelling", "uncancel", "run_until_task", "set_task_result"):
             task = self.tasks.get(args[0])
             if task is None:
                 return
-            if kind == "cancel_task":
+            if kind == "set_task_result":
+                try:
+                    task.set_result(0)
+                    text = "accepted"
+                except RuntimeError as error:
+                    text = error_text(error)
+                self.out.append(f"set_task_result {args[0]} -> {text}")
+            elif kind == "cancel_task":
                 self.out.append(f"cancel_task {args[0]} -> {task.cancel(message(args[1]))}")
             elif kind == "cancelling":
                 self.out.append(f"cancelling {args[0]} -> {task.cancelling()}")
@@ -385,6 +394,9 @@ class Run:
                     awaitable = asyncio.shield(awaitable)
                 elif kind == "wait_for":
                     awaitable = asyncio.wait_for(awaitable, float(child.args[1]))
+                elif kind == "wait_first":
+                    awaitable = asyncio.wait([awaitable], timeout=float(child.args[1]),
+                                             return_when=asyncio.FIRST_COMPLETED)
             try:
                 value = await awaitable
             except asyncio.CancelledError as error:
@@ -397,7 +409,10 @@ class Run:
             except Exception as error:  # noqa: BLE001 - printed
                 text = error_text(error)
             else:
-                text = "done" if kind in ("sleep", "timeout") else f"value {value}"
+                if kind == "wait_first":
+                    text = "done" if value[0] else "pending"
+                else:
+                    text = "done" if kind in ("sleep", "timeout") else f"value {value}"
             self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
 
     async def limited(self, op, id_, task):

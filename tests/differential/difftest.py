@@ -96,6 +96,8 @@ OP_SPECS: Dict[str, OpSpec] = {
     "wait_for": OpSpec(2, False, 6),  # wait_for F MS    await asyncio.wait_for(F, MS)
     "shield": OpSpec(1, False, 6),  # shield F         await asyncio.shield(F)
     "timeout": OpSpec(2, True, 6),  # timeout ID MS    async with asyncio.timeout(MS): its body
+    "wait_first": OpSpec(2, False, 6),  # wait_first F MS  await asyncio.wait([F], timeout=MS, FIRST_COMPLETED)
+    "set_task_result": OpSpec(1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
 }
 SCHEDULING = ("soon", "later", "at")
 # The ops of stages 05 and 06: their programs get another sentinel (latest_deadline())
@@ -104,9 +106,9 @@ FUTURE_KINDS = frozenset(kind for kind, spec in OP_SPECS.items() if spec.since >
 # Ops whose first operand names a callback or a task (a done callback's id, a
 # task's id): renumbered() keeps them in step with the ops that make them.
 REFERS_TO_ID = ("cancel", "remove_cb", "await_task", "cancel_task", "cancelling", "uncancel",
-                "run_until_task")
+                "run_until_task", "set_task_result")
 # What a task's body awaits (each prints what it got).
-AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout")
+AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first")
 
 
 class Op:
@@ -221,7 +223,7 @@ class Generator:
                # future programs only (stage 05 on; the last five from stage 06)
                "future": 2, "resolve": 12, "fail": 5, "cancel_future": 6, "done_cb": 12,
                "remove_cb": 4, "task": 16, "cancel_task": 10, "cancelling": 3, "uncancel": 4,
-               "current": 2}
+               "current": 2, "set_task_result": 2}
 
     def __init__(self, stage: int, seed: int, index: int):
         self.rng = random.Random(f"looplab-difftest:{seed}:{index}")
@@ -329,12 +331,14 @@ class Generator:
                 body.append(Op("wait_for", (self.future_ref(), self.delay())))
             elif roll < 0.50:
                 body.append(Op("shield", (self.future_ref(),)))
-            elif roll < 0.55 and depth < self.max_depth:
+            elif roll < 0.53:
+                body.append(Op("wait_first", (self.future_ref(), self.delay())))
+            elif roll < 0.58 and depth < self.max_depth:
                 self.next_id += 1  # the region's id: no handle, no task
                 region = self.next_id - 1
                 body.append(Op("timeout", (region, self.delay()),
                                self.task_block(depth + 1, id_, in_reader)))
-            elif roll < 0.65 and self.closed_tasks:
+            elif roll < 0.68 and self.closed_tasks:
                 # now and then the task itself, once: asyncio's RuntimeError, thrown into it
                 if id_ not in self.awaits_itself and rng.random() < 0.03:
                     target = id_
@@ -342,10 +346,10 @@ class Generator:
                 else:
                     target = rng.choice(self.closed_tasks)
                 body.append(Op("await_task", (target,)))
-            elif roll < 0.69:
+            elif roll < 0.72:
                 body.append(Op("catch_cancel"))
                 self.catching.add(id_)
-            elif roll < 0.74:  # the task cancels itself
+            elif roll < 0.77:  # the task cancels itself
                 body.append(Op("cancel_task", (id_, self.message())))
             else:
                 allowed, weights = self.choices(id_, in_reader)
@@ -468,7 +472,7 @@ class Generator:
             return Op("remove_cb", (id_, future if rng.random() < 0.8 else self.future_ref()))
         if kind == "task" and depth < self.max_depth:
             return self.task(depth, in_reader)
-        if kind in ("cancel_task", "cancelling", "uncancel") and self.tasks:
+        if kind in ("cancel_task", "cancelling", "uncancel", "set_task_result") and self.tasks:
             target = rng.choice(self.tasks)
             return Op(kind, (target, self.message()) if kind == "cancel_task" else (target,))
         if kind == "current":
@@ -686,7 +690,7 @@ def value_edits(ops: Program) -> List[Edits]:
     """One time made smaller (0, half, one less), or a timer made a call_soon."""
     reductions: List[Edits] = []
     for path, op in _paths(ops):
-        if op.kind in ("sleep", "wait_for", "timeout"):
+        if op.kind in ("sleep", "wait_for", "timeout", "wait_first"):
             value = op.args[-1]
             for smaller in sorted({0, value // 2, value - 1} - {value}, key=abs):
                 if abs(smaller) < abs(value):
@@ -718,7 +722,7 @@ def combined(reductions: List[Edits]) -> Edits:
 
 def cost(ops: Program) -> Tuple[int, int, int]:
     """Smaller is simpler: fewer ops, then smaller times, then fewer timers."""
-    waits = ("later", "at", "sleep", "wait_for", "timeout")
+    waits = ("later", "at", "sleep", "wait_for", "timeout", "wait_first")
     return (size(ops), sum(abs(op.args[-1]) for op in walk(ops) if op.kind in waits),
             sum(1 for op in walk(ops) if op.kind in ("later", "at")))
 

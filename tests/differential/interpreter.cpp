@@ -36,6 +36,7 @@
 #include "looplab/sleep.hpp"
 #include "looplab/task.hpp"
 #include "looplab/timeout.hpp"
+#include "looplab/wait.hpp"
 #endif
 
 #if LOOPLAB_STAGE >= 3
@@ -98,25 +99,28 @@ constexpr OpSpec kOps[] = {
     {"remove_cb", 2, false, 5},      // remove_cb ID F
     {"run_until", 1, false, 5},      // run_until F (top level only)
     // Stage 06: tasks; the awaits and catch_cancel go in a task's body only.
-    {"task", 1, true, 6},             // task T
-    {"sleep", 1, false, 6},           // sleep MS
-    {"await_future", 1, false, 6},    // await_future F
-    {"await_task", 1, false, 6},      // await_task T
-    {"catch_cancel", 0, false, 6},    // catch_cancel
-    {"cancel_task", 2, false, 6},     // cancel_task T MSG
-    {"cancelling", 1, false, 6},      // cancelling T
-    {"uncancel", 1, false, 6},        // uncancel T
-    {"current", 0, false, 6},         // current
-    {"run_until_task", 1, false, 6},  // run_until_task T (top level only)
-    {"wait_for", 2, false, 6},        // wait_for F MS
-    {"shield", 1, false, 6},          // shield F
-    {"timeout", 2, true, 6},          // timeout ID MS (its body: more of the task's body)
+    {"task", 1, true, 6},              // task T
+    {"sleep", 1, false, 6},            // sleep MS
+    {"await_future", 1, false, 6},     // await_future F
+    {"await_task", 1, false, 6},       // await_task T
+    {"catch_cancel", 0, false, 6},     // catch_cancel
+    {"cancel_task", 2, false, 6},      // cancel_task T MSG
+    {"cancelling", 1, false, 6},       // cancelling T
+    {"uncancel", 1, false, 6},         // uncancel T
+    {"current", 0, false, 6},          // current
+    {"run_until_task", 1, false, 6},   // run_until_task T (top level only)
+    {"wait_for", 2, false, 6},         // wait_for F MS
+    {"shield", 1, false, 6},           // shield F
+    {"timeout", 2, true, 6},           // timeout ID MS (its body: more of the task's body)
+    {"wait_first", 2, false, 6},       // wait_first F MS
+    {"set_task_result", 1, false, 6},  // set_task_result T
 };
 
 // In a task's body, or a timeout region's, only.
 bool task_only(const std::string& kind) {
   return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
-         kind == "catch_cancel" || kind == "wait_for" || kind == "shield" || kind == "timeout";
+         kind == "catch_cancel" || kind == "wait_for" || kind == "shield" || kind == "timeout" ||
+         kind == "wait_first";
 }
 bool top_only(const std::string& kind) { return kind == "run_until" || kind == "run_until_task"; }
 
@@ -234,7 +238,9 @@ std::pair<long long, long long> sum_bound(const std::vector<Op>& ops, long long 
     if (op.kind == "at") latest_at = std::max(latest_at, op.value);
     if (op.kind == "later") delays += std::max(op.value, 0LL) * times;
     if (op.kind == "sleep") delays += std::max(op.id, 0LL) * times;
-    if (op.kind == "wait_for" || op.kind == "timeout") delays += std::max(op.value, 0LL) * times;
+    if (op.kind == "wait_for" || op.kind == "timeout" || op.kind == "wait_first") {
+      delays += std::max(op.value, 0LL) * times;
+    }
     auto [at, more] = sum_bound(op.body, op.kind == "reader" ? times * writes : times, writes);
     latest_at = std::max(latest_at, at);
     delays += more;
@@ -598,13 +604,21 @@ class Run {
       return true;
     }
     if (op.kind != "cancel_task" && op.kind != "cancelling" && op.kind != "uncancel" &&
-        op.kind != "run_until_task") {
+        op.kind != "run_until_task" && op.kind != "set_task_result") {
       return false;
     }
     auto found = tasks_.find(op.id);
     if (found == tasks_.end()) return true;
     Task task = found->second;
-    if (op.kind == "cancel_task") {
+    if (op.kind == "set_task_result") {
+      std::string text = "accepted";
+      try {
+        task.set_result(0);
+      } catch (const looplab::RuntimeError&) {
+        text = error_text(std::current_exception());
+      }
+      line("set_task_result " + t + " -> " + text);
+    } else if (op.kind == "cancel_task") {
       bool cancelled = task.cancel(message(op.value));
       line("cancel_task " + t + " -> " + (cancelled ? "True" : "False"));
     } else if (op.kind == "cancelling") {
@@ -628,7 +642,7 @@ class Run {
 
   static bool awaits(const std::string& kind) {
     return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
-           kind == "wait_for" || kind == "shield" || kind == "timeout";
+           kind == "wait_for" || kind == "shield" || kind == "timeout" || kind == "wait_first";
   }
 
   // The body of task `id` (or of a timeout region in it): its ops in order.
@@ -648,7 +662,7 @@ class Run {
         continue;
       }
       std::string what = child.kind + " " + std::to_string(child.id);
-      if (child.kind == "wait_for" || child.kind == "timeout") {
+      if (child.kind == "wait_for" || child.kind == "timeout" || child.kind == "wait_first") {
         what += " " + std::to_string(child.value);
       }
       std::string text;
@@ -675,6 +689,16 @@ class Run {
           if (found == futures_.end()) continue;
           Future future = found->second;
           long long value = 0;
+          if (child.kind == "wait_first") {
+            std::vector<Future> just_it{future};
+            looplab::Coro<looplab::WaitResult<long long>> waiting =
+                looplab::wait(std::move(just_it), milliseconds(child.value),
+                              looplab::ReturnWhen::kFirstCompleted);
+            looplab::WaitResult<long long> result = co_await std::move(waiting);
+            line(t + " " + what + " t=" + now() + " -> " +
+                 (result.done.empty() ? "pending" : "done"));
+            continue;
+          }
           if (child.kind == "await_future") {
             value = co_await future;
           } else if (child.kind == "shield") {
