@@ -190,10 +190,9 @@ void TaskBase::forget() noexcept {
 
 void TaskBase::report_never_retrieved(std::exception_ptr error) noexcept {
   try {
-    loop_->call_exception_handler(
-        {.message = "Task exception was never retrieved",
-         .exception = std::move(error),
-         .future = &as_future()});
+    loop_->call_exception_handler({.message = "Task exception was never retrieved",
+                                   .exception = std::move(error),
+                                   .future = &as_future()});
   } catch (...) {  // a destructor reports; it must not throw
   }
 }
@@ -243,10 +242,9 @@ void cancel_all_tasks(EventLoop& loop) {
   for (const Ref<FutureBase>& future : pending) {
     if (future->cancelled()) continue;
     if (std::exception_ptr error = future->exception()) {
-      loop.call_exception_handler(
-          {.message = "unhandled exception during run() shutdown",
-           .exception = error,
-           .task = future.get()});
+      loop.call_exception_handler({.message = "unhandled exception during run() shutdown",
+                                   .exception = error,
+                                   .task = future.get()});
     }
   }
 }

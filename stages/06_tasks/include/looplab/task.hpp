@@ -41,8 +41,8 @@ namespace looplab {
 /// create_task()'s keyword arguments, as asyncio's: `name=` and `context=`.
 /// `create_task(loop, work(), {.name = "fetcher"})`.
 struct TaskOptions {
-  std::optional<std::string> name{};   // default: "Task-N", N counted across the process
-  std::optional<Context> context{};    // default: a copy of the current Context
+  std::optional<std::string> name{};  // default: "Task-N", N counted across the process
+  std::optional<Context> context{};   // default: a copy of the current Context
 };
 
 // [task_base]
@@ -84,8 +84,7 @@ class TaskBase {
   void rethrow_injected();
 
  protected:
-  TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future,
-           TaskOptions options);
+  TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& future, TaskOptions options);
   ~TaskBase();  // never deleted as a TaskBase: a Ref<FutureBase> owns each task
   /// Completes the future from the outermost frame, which has finished; or,
   /// when `thrown_before_start` is set, with that error, for a coroutine
