@@ -224,6 +224,5 @@ Coro<T> wait_for(Coro<T> coro, std::chrono::duration<Rep, Period> delay) {
   }
   co_return co_await timeout(delay, std::move(coro));
 }
-// [timeout]
 
 }  // namespace looplab
