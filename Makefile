@@ -127,7 +127,9 @@ report:
 # PKG_CONFIG_PATH may point at one installed anywhere): the newest stage built
 # over it, then its kqueue-parameterised tests, every scenario twin and the
 # differential tester with LOOPLAB_SELECTOR=kqueue. Without libkqueue it says
-# so and does nothing: CI's kqueue runs use common/kqueue_shim instead.
+# so and does nothing: CI's kqueue runs use common/kqueue_shim instead. The
+# scenario sock_connect_refused is left out: libkqueue clears the socket error
+# the program must read (chapter 4, "kqueue on Linux").
 check-kqueue:
 	@if ! pkg-config --exists libkqueue; then \
 	  echo "check-kqueue: skipped: pkg-config finds no libkqueue (install it, or set PKG_CONFIG_PATH)"; \
@@ -138,7 +140,8 @@ check-kqueue:
 	grep -q 'LIBKQUEUE_FOUND:INTERNAL=1' build/kqueue/CMakeCache.txt || \
 	  { echo "check-kqueue: CMake did not pick libkqueue up"; exit 1; }; \
 	cmake --build build/kqueue; \
-	cd build/kqueue && LOOPLAB_SELECTOR=kqueue ctest $(CTEST_FLAGS) -R 'kqueue|scenario|differential' -LE 'cpython|backend_epoll|backend_io_uring'
+	cd build/kqueue && LOOPLAB_SELECTOR=kqueue ctest $(CTEST_FLAGS) -R 'kqueue|scenario|differential' \
+	  -LE 'cpython|backend_epoll|backend_io_uring' -E 'sock_connect_refused'
 
 clean:
 	rm -rf build

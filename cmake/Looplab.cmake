@@ -57,7 +57,9 @@ function(looplab_selector_backends target stage_dir sources_var backends_var)
       target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1)
       list(APPEND backends kqueue)
     elseif(TARGET PkgConfig::LIBKQUEUE)
-      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1)
+      # libkqueue departs from kqueue(2) in ways some tests must allow for
+      # (tests/pollers/backends.hpp, chapter 4 "kqueue on Linux").
+      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1 LOOPLAB_KQUEUE_IS_LIBKQUEUE=1)
       target_link_libraries(${target} PUBLIC PkgConfig::LIBKQUEUE)
       list(APPEND backends kqueue)
     elseif(TARGET looplab_kqueue_shim)

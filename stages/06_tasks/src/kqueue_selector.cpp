@@ -1,5 +1,6 @@
 #include "looplab/kqueue_selector.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -86,6 +87,9 @@ void KqueueSelector::apply_changes_now(int fd) {
     if (result.ident == static_cast<uintptr_t>(fd)) error = static_cast<int>(result.data);
   }
   changes_.clear();
+  // A descriptor that is not open is EBADF, whatever the implementation said
+  // (libkqueue reports EFAULT, or an errno left over from elsewhere).
+  if (error != 0 && ::fcntl(fd, F_GETFD) == -1 && errno == EBADF) error = EBADF;
   if (error != 0) throw_cannot_watch(error, fd, name());
 }
 // [kqueue_changes]
