@@ -144,7 +144,8 @@ TEST_P(SelectorTest, AnErrorWakesTheReaderAndTheWriter) {
     socklen_t size = sizeof error;
     ASSERT_EQ(::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size), 0);
     if (in_progress) {
-      EXPECT_EQ(error, testing::on_libkqueue(GetParam()) ? 0 : ECONNREFUSED) << "watched " << watched;
+      EXPECT_EQ(error, testing::on_libkqueue(GetParam()) ? 0 : ECONNREFUSED)
+          << "watched " << watched;
     }
     selector_->unregister(fd);
     ::close(fd);
