@@ -35,11 +35,13 @@ EventLoop& get_running_loop() {
 // ---- scheduling -------------------------------------------------------
 
 // [call_soon]
-Handle EventLoop::call_soon_callback(Callback callback, Context context, SourceLocation where) {
+Handle EventLoop::call_soon_callback(Callback callback, const Context* context,
+                                     SourceLocation where) {
   check_closed();
   if (debug_) check_thread();
   // [call_soon_body]
-  Ref<HandleState> handle(new HandleState(std::move(callback), std::move(context), where));
+  Ref<HandleState> handle(new HandleState(
+      std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
   ready_.push_back(handle);
   return Handle(std::move(handle));
   // [call_soon_body]

@@ -57,11 +57,13 @@ EventLoop& get_running_loop() {
 // ---- scheduling -------------------------------------------------------
 
 // [call_soon]
-Handle EventLoop::call_soon_callback(Callback callback, Context context, SourceLocation where) {
+Handle EventLoop::call_soon_callback(Callback callback, const Context* context,
+                                     SourceLocation where) {
   check_closed();
   if (debug_) check_thread();
   // [call_soon_body]
-  Ref<HandleState> handle(new HandleState(std::move(callback), std::move(context), where));
+  Ref<HandleState> handle(new HandleState(
+      std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
   ready_.push_back(handle);
   return Handle(std::move(handle));
   // [call_soon_body]
@@ -69,13 +71,13 @@ Handle EventLoop::call_soon_callback(Callback callback, Context context, SourceL
 // [call_soon]
 
 // [call_at]
-TimerHandle EventLoop::call_at_callback(Clock::time_point when, Callback callback, Context context,
-                                        SourceLocation where) {
+TimerHandle EventLoop::call_at_callback(Clock::time_point when, Callback callback,
+                                        const Context* context, SourceLocation where) {
   check_closed();
   if (debug_) check_thread();
   // [call_at_body]
-  Ref<TimerHandleState> timer(
-      new TimerHandleState(when, std::move(callback), std::move(context), where));
+  Ref<TimerHandleState> timer(new TimerHandleState(
+      when, std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
   timer->set_scheduled_in(this);
   scheduled_.push(timer);
   return TimerHandle(std::move(timer));

@@ -110,10 +110,12 @@ std::exception_ptr FutureBase::exception() {
 
 // [add_done_callback]
 DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id,
-                                                    Context context) {
+                                                    const Context* context) {
   // [add_done_callback_body]
   DoneCallback entry{
-      Ref<HandleState>(new DoneCallbackHandle(std::move(callback), std::move(context))), id};
+      Ref<HandleState>(new DoneCallbackHandle(
+          std::move(callback), context != nullptr ? *context : Context::copy_current())),
+      id};
   if (done()) {
     schedule(entry);  // already done: still not inline
   } else if (!callback0_ && callbacks_.empty()) {

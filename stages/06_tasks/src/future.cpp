@@ -50,6 +50,10 @@ void FutureBase::require_pending() const {
 }
 
 // [future_finish]
+void FutureBase::refuse_outside_completion(const char* method) {
+  throw RuntimeError(std::string("Task does not support ") + method + " operation");
+}
+
 void FutureBase::finish_with_exception(std::exception_ptr error) {
   require_pending();
   if (!error) throw TypeError("set_exception() needs an exception, got a null exception_ptr");
@@ -110,10 +114,12 @@ std::exception_ptr FutureBase::exception() {
 
 // [add_done_callback]
 DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id,
-                                                    Context context) {
+                                                    const Context* context) {
   // [add_done_callback_body]
   DoneCallback entry{
-      Ref<HandleState>(new DoneCallbackHandle(std::move(callback), std::move(context))), id};
+      Ref<HandleState>(new DoneCallbackHandle(
+          std::move(callback), context != nullptr ? *context : Context::copy_current())),
+      id};
   if (done()) {
     schedule(entry);  // already done: still not inline
   } else if (!callback0_ && callbacks_.empty()) {

@@ -55,7 +55,7 @@ class EventLoop {
   template <typename F>
   Handle call_soon(F&& callback, SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_soon");
-    return call_soon_callback(Callback(std::forward<F>(callback)), Context::copy_current(), where);
+    return call_soon_callback(Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_soon(callback, context=ctx): the same, run inside `ctx` (a
   /// copy of it: what the callback sets stays in the handle).
@@ -63,7 +63,7 @@ class EventLoop {
   Handle call_soon(F&& callback, Context context,
                    SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_soon");
-    return call_soon_callback(Callback(std::forward<F>(callback)), std::move(context), where);
+    return call_soon_callback(Callback(std::forward<F>(callback)), &context, where);
   }
   // [call_soon_template]
 
@@ -118,7 +118,9 @@ class EventLoop {
     }
   }
 
-  Handle call_soon_callback(Callback callback, Context context, SourceLocation where);
+  // `context` null: a copy of the current one (a Context passed by value here
+  // would cost every call_soon() a move and a destruction).
+  Handle call_soon_callback(Callback callback, const Context* context, SourceLocation where);
   static Context* context_of_failure(const ExceptionContext& context);
   void run_once();
   void run_ready();

@@ -72,8 +72,9 @@ class FutureBase : public RefCounted, public PoolAllocated {
 
   /// Adds a callback that ignores its future (Future<T>::add_done_callback
   /// wraps user callbacks into this); `id` is what remove_done_callback takes.
+  /// `context`: the Context it runs in; null, a copy of the current one.
   DoneCallbackId add_done_callback_erased(Callback callback, DoneCallbackId id,
-                                          Context context = Context::copy_current());
+                                          const Context* context = nullptr);
   /// Removes the callbacks added with `id`; returns how many it removed (0
   /// once the future is done: its callbacks are then queued on the loop).
   std::size_t remove_done_callback(DoneCallbackId id);
@@ -183,24 +184,14 @@ class Future {
   /// Context current now.
   template <typename F>
   DoneCallbackId add_done_callback(F&& fn) const {
-    return add_done_callback(std::forward<F>(fn), Context::copy_current());
+    DoneCallbackId id = id_of(fn);
+    return state_->add_done_callback_erased(erased(std::forward<F>(fn)), id);
   }
   /// fut.add_done_callback(fn, context=ctx): the same, inside a copy of `ctx`.
   template <typename F>
   DoneCallbackId add_done_callback(F&& fn, Context context) const {
-    static_assert(std::is_invocable_v<std::decay_t<F>&, Future&>,
-                  "a done callback is called as fn(future)");
-    DoneCallbackId id = next_id();
-    if constexpr (std::is_pointer_v<std::decay_t<F>>) {
-      id = reinterpret_cast<DoneCallbackId>(fn);  // NOLINT: a function's address is its identity
-    }
-    // The callback keeps a plain pointer: the handle that runs it holds the future.
-    FutureState<T>* state = state_.get();
-    return state_->add_done_callback_erased(Callback([fn = std::forward<F>(fn), state]() mutable {
-                                              Future self{Ref<FutureState<T>>(state)};
-                                              fn(self);
-                                            }),
-                                            id, std::move(context));
+    DoneCallbackId id = id_of(fn);
+    return state_->add_done_callback_erased(erased(std::forward<F>(fn)), id, &context);
   }
   std::size_t remove_done_callback(DoneCallbackId id) const {
     return state_->remove_done_callback(id);
@@ -211,6 +202,25 @@ class Future {
   friend bool operator==(const Future& a, const Future& b) noexcept { return a.state_ == b.state_; }
 
  private:
+  template <typename F>
+  static DoneCallbackId id_of(const F& fn) noexcept {
+    static_assert(std::is_invocable_v<std::decay_t<F>&, Future&>,
+                  "a done callback is called as fn(future)");
+    if constexpr (std::is_pointer_v<std::decay_t<F>>) {
+      return reinterpret_cast<DoneCallbackId>(fn);  // NOLINT: a function's address is its identity
+    } else {
+      return next_id();
+    }
+  }
+  // The callback keeps a plain pointer: the handle that runs it holds the future.
+  template <typename F>
+  Callback erased(F&& fn) const {
+    FutureState<T>* state = state_.get();
+    return Callback([fn = std::forward<F>(fn), state]() mutable {
+      Future self{Ref<FutureState<T>>(state)};
+      fn(self);
+    });
+  }
   static DoneCallbackId next_id() noexcept {
     // Odd numbers: never a function's address, which is aligned.
     static thread_local DoneCallbackId counter = 1;

@@ -76,7 +76,7 @@ class EventLoop {
   template <typename F>
   Handle call_soon(F&& callback, SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_soon");
-    return call_soon_callback(Callback(std::forward<F>(callback)), Context::copy_current(), where);
+    return call_soon_callback(Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_soon(callback, context=ctx): the same, run inside `ctx` (a
   /// copy of it: what the callback sets stays in the handle).
@@ -84,7 +84,7 @@ class EventLoop {
   Handle call_soon(F&& callback, Context context,
                    SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_soon");
-    return call_soon_callback(Callback(std::forward<F>(callback)), std::move(context), where);
+    return call_soon_callback(Callback(std::forward<F>(callback)), &context, where);
   }
 
   // [call_later]
@@ -94,7 +94,8 @@ class EventLoop {
   template <typename Rep, typename Period, typename F>
   TimerHandle call_later(std::chrono::duration<Rep, Period> delay, F&& callback,
                          SourceLocation where = SourceLocation::current()) {
-    return call_later(delay, std::forward<F>(callback), Context::copy_current(), where);
+    check_closed();  // before time(), as asyncio's call_at checks first
+    return call_at(time() + checked_delay(delay), std::forward<F>(callback), where);
   }
   /// loop.call_later(delay, callback, context=ctx): run inside a copy of `ctx`.
   template <typename Rep, typename Period, typename F>
@@ -109,14 +110,15 @@ class EventLoop {
   template <typename F>
   TimerHandle call_at(Clock::time_point when, F&& callback,
                       SourceLocation where = SourceLocation::current()) {
-    return call_at(when, std::forward<F>(callback), Context::copy_current(), where);
+    require_callable(callback, "call_at");
+    return call_at_callback(when, Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_at(when, callback, context=ctx): run inside a copy of `ctx`.
   template <typename F>
   TimerHandle call_at(Clock::time_point when, F&& callback, Context context,
                       SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_at");
-    return call_at_callback(when, Callback(std::forward<F>(callback)), std::move(context), where);
+    return call_at_callback(when, Callback(std::forward<F>(callback)), &context, where);
   }
 
   /// loop.time(): the loop's clock, monotonic.
@@ -286,7 +288,9 @@ class EventLoop {
   static constexpr double kMaxDelaySeconds = 100.0 * 365 * 24 * 3600;
   // [checked_delay]
 
-  Handle call_soon_callback(Callback callback, Context context, SourceLocation where);
+  // `context` null: a copy of the current one (a Context passed by value here
+  // would cost every call_soon() a move and a destruction).
+  Handle call_soon_callback(Callback callback, const Context* context, SourceLocation where);
   static Context* context_of_failure(const ExceptionContext& context);
   void add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where);
   bool remove_io_callback(int fd, unsigned event);
@@ -294,7 +298,7 @@ class EventLoop {
   void process_events(std::span<const SelectorEvent> events);
   void drop_closed_descriptors();
   void forget_io() noexcept;
-  TimerHandle call_at_callback(Clock::time_point when, Callback callback, Context context,
+  TimerHandle call_at_callback(Clock::time_point when, Callback callback, const Context* context,
                                SourceLocation where);
   void clean_timer_heap();
   std::optional<Clock::duration> poll_timeout() const;

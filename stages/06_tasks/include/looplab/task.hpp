@@ -140,7 +140,11 @@ template <typename T>
 class TaskState final : public FutureState<T>, public TaskBase {
  public:
   TaskState(EventLoop& loop, Coro<T> coro, TaskOptions options)
-      : FutureState<T>(loop), TaskBase(loop, coro.release(), *this, std::move(options)) {}
+      : FutureState<T>(loop), TaskBase(loop, coro.release(), *this, std::move(options)) {
+    // Task.set_result() and Task.set_exception(): a task ends only when its
+    // coroutine does, so asyncio refuses both, whatever the task's state.
+    this->is_task_ = true;
+  }
   /// Task.__del__: an exception nobody retrieved is reported as the task's.
   ~TaskState() override {
     if (std::exception_ptr error = this->unretrieved_exception()) {
@@ -155,11 +159,6 @@ class TaskState final : public FutureState<T>, public TaskBase {
     return cancel_task(std::move(message));
   }
   using TaskBase::get_loop;
-  /// Task.set_result() and Task.set_exception(): a task ends only when its
-  /// coroutine does, so asyncio refuses both, whatever the task's state.
-  void check_settable_from_outside(const char* method) const override {
-    throw RuntimeError(std::string("Task does not support ") + method + " operation");
-  }
   /// Task.get_context(): the Context every step runs in (and the exception
   /// handler, for a report about this task).
   Context* get_context() noexcept override { return &context(); }
