@@ -60,7 +60,7 @@ class EventLoop {
   /// loop.call_soon(callback, context=ctx): the same, run inside `ctx` (a
   /// copy of it: what the callback sets stays in the handle).
   template <typename F>
-  Handle call_soon(F&& callback, Context context,
+  Handle call_soon(F&& callback, const Context& context,
                    SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_soon");
     return call_soon_callback(Callback(std::forward<F>(callback)), &context, where);

@@ -69,7 +69,7 @@ class EventLoop {
   /// loop.call_soon(callback, context=ctx): the same, run inside `ctx` (a
   /// copy of it: what the callback sets stays in the handle).
   template <typename F>
-  Handle call_soon(F&& callback, Context context,
+  Handle call_soon(F&& callback, const Context& context,
                    SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_soon");
     return call_soon_callback(Callback(std::forward<F>(callback)), &context, where);
@@ -87,11 +87,10 @@ class EventLoop {
   }
   /// loop.call_later(delay, callback, context=ctx): run inside a copy of `ctx`.
   template <typename Rep, typename Period, typename F>
-  TimerHandle call_later(std::chrono::duration<Rep, Period> delay, F&& callback, Context context,
-                         SourceLocation where = SourceLocation::current()) {
+  TimerHandle call_later(std::chrono::duration<Rep, Period> delay, F&& callback,
+                         const Context& context, SourceLocation where = SourceLocation::current()) {
     check_closed();  // before time(), as asyncio's call_at checks first
-    return call_at(time() + checked_delay(delay), std::forward<F>(callback), std::move(context),
-                   where);
+    return call_at(time() + checked_delay(delay), std::forward<F>(callback), context, where);
   }
 
   /// loop.call_at(when, callback): runs `callback` once time() reaches `when`.
@@ -103,7 +102,7 @@ class EventLoop {
   }
   /// loop.call_at(when, callback, context=ctx): run inside a copy of `ctx`.
   template <typename F>
-  TimerHandle call_at(Clock::time_point when, F&& callback, Context context,
+  TimerHandle call_at(Clock::time_point when, F&& callback, const Context& context,
                       SourceLocation where = SourceLocation::current()) {
     require_callable(callback, "call_at");
     return call_at_callback(when, Callback(std::forward<F>(callback)), &context, where);

@@ -189,7 +189,7 @@ class Future {
   }
   /// fut.add_done_callback(fn, context=ctx): the same, inside a copy of `ctx`.
   template <typename F>
-  DoneCallbackId add_done_callback(F&& fn, Context context) const {
+  DoneCallbackId add_done_callback(F&& fn, const Context& context) const {
     DoneCallbackId id = id_of(fn);
     return state_->add_done_callback_erased(erased(std::forward<F>(fn)), id, &context);
   }
