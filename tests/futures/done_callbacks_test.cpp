@@ -277,6 +277,28 @@ TEST_F(DoneCallbacks, RemoveAfterCompletionReturnsZeroAndTheCallbackStillRuns) {
   EXPECT_EQ(g_calls, std::vector<std::string>{"a"});
 }
 
+// Completion hands every stored callback to the loop and keeps none, the
+// first (callback0_) and the rest alike, even when queueing them fails (a
+// closed loop refuses): a callback left stored would keep what it captured
+// alive for as long as the future lives.
+TEST_F(DoneCallbacks, CompletionLeavesNoCallbackStoredEvenWhenQueueingThemFails) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  DoneCallbackId first = future.add_done_callback([](Future<int>&) {});
+  DoneCallbackId second = future.add_done_callback([](Future<int>&) {});
+  future.set_result(0);
+  EXPECT_EQ(future.remove_done_callback(first) + future.remove_done_callback(second), 0u);
+  run_one_turn(loop);
+
+  Future<int> refused = loop.create_future<int>();
+  first = refused.add_done_callback([](Future<int>&) {});
+  second = refused.add_done_callback([](Future<int>&) {});
+  loop.close();
+  EXPECT_THROW(refused.set_result(1), RuntimeError);  // the closed loop refuses the callbacks
+  EXPECT_EQ(refused.remove_done_callback(first) + refused.remove_done_callback(second), 0u);
+}
+
 TEST_F(DoneCallbacks, RemoveOfAnIdThatWasNeverAddedReturnsZero) {
   VirtualClock clock;
   EventLoop loop(clock);
