@@ -103,10 +103,10 @@ void EventLoop::run_until_done(FutureBase& future) {
         "The future belongs to a different loop than the one specified as the loop argument");
   }
   // [run_until_done_body]
-  // An id of its own (the loop's address: one run at a time), so that removing
-  // it leaves the future's other internal callbacks, added with id 0, alone.
+  // An id of its own, so that removing it leaves the future's other
+  // internal callbacks, added with id 0, alone.
   DoneCallbackId stop_when_done = future.add_done_callback_erased(
-      Callback([this] { stop(); }), reinterpret_cast<DoneCallbackId>(this));
+      Callback([this] { stop(); }), FutureBase::new_callback_id());
   try {
     run_forever();
   } catch (...) {

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -35,11 +36,12 @@ namespace looplab {
 
 class EventLoop;
 
-/// What add_done_callback() returns and remove_done_callback() takes. For a
-/// plain function it is the function's address, so adding the same function
-/// twice gives the same id and removing it removes both, as asyncio removes
-/// every entry equal to the function; any other callable gets an id of its own.
-using DoneCallbackId = std::uintptr_t;
+/// What add_done_callback() returns and remove_done_callback() takes: a
+/// number from a counter. asyncio removes every entry equal to the function
+/// it is given; a plain function is the one C++ callable that can be compared,
+/// so it gets the same id each time it is added, and removing that id removes
+/// every copy. Any other callable gets an id of its own.
+using DoneCallbackId = std::uint64_t;
 
 // [future_base]
 class FutureBase : public RefCounted, public PoolAllocated {
@@ -78,6 +80,9 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// Removes the callbacks added with `id`; returns how many it removed (0
   /// once the future is done: its callbacks are then queued on the loop).
   std::size_t remove_done_callback(DoneCallbackId id);
+  /// An id never handed out before (0 never is: the loop's own callbacks,
+  /// which nobody removes, use it).
+  static DoneCallbackId new_callback_id() noexcept;
 
   /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...
   std::string repr() const;
@@ -203,14 +208,22 @@ class Future {
 
  private:
   template <typename F>
-  static DoneCallbackId id_of(const F& fn) noexcept {
+  static DoneCallbackId id_of(const F& fn) {
     static_assert(std::is_invocable_v<std::decay_t<F>&, Future&>,
                   "a done callback is called as fn(future)");
     if constexpr (std::is_pointer_v<std::decay_t<F>>) {
-      return reinterpret_cast<DoneCallbackId>(fn);  // NOLINT: a function's address is its identity
+      return function_id<std::decay_t<F>>(fn);
     } else {
-      return next_id();
+      return FutureBase::new_callback_id();
     }
+  }
+  // The same function, the same id: given the first time this thread sees it.
+  template <typename FunctionPointer>
+  static DoneCallbackId function_id(FunctionPointer fn) {
+    static thread_local std::map<FunctionPointer, DoneCallbackId> ids;
+    auto [entry, first_time] = ids.try_emplace(fn, 0);
+    if (first_time) entry->second = FutureBase::new_callback_id();
+    return entry->second;
   }
   // The callback keeps a plain pointer: the handle that runs it holds the future.
   template <typename F>
@@ -220,11 +233,6 @@ class Future {
       Future self{Ref<FutureState<T>>(state)};
       fn(self);
     });
-  }
-  static DoneCallbackId next_id() noexcept {
-    // Odd numbers: never a function's address, which is aligned.
-    static thread_local DoneCallbackId counter = 1;
-    return counter += 2;
   }
   Ref<FutureState<T>> state_;
 };
