@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <iostream>
+#include <mutex>
 
 #include "looplab/default_selector.hpp"
 #include "looplab/scope_exit.hpp"
@@ -44,7 +45,7 @@ EventLoop::EventLoop(Clock& clock, std::unique_ptr<Selector> selector)
 
 EventLoop::~EventLoop() {
   if (is_running()) std::terminate();  // destroying a loop from inside its own callback
-  abandon_pending_tasks(*this);
+  run_close_hooks();
   forget_timers();
   forget_io();
   ready_.clear();
@@ -363,12 +364,34 @@ void EventLoop::run_handle(HandleState& handle) {
 void EventLoop::close() {
   if (is_running()) throw RuntimeError("Cannot close a running event loop");
   if (closed_) return;
-  abandon_pending_tasks(*this);  // before the loop forgets the timers and readers they use
+  run_close_hooks();  // before the loop forgets the timers and readers they use
   closed_ = true;
   forget_timers();
   forget_io();
   ready_.clear();  // dropped, not run
 }
+
+// [close_hooks]
+namespace {
+std::mutex close_hooks_mutex;
+std::vector<EventLoop::CloseHook> close_hooks;  // added once each, never removed
+}  // namespace
+
+void EventLoop::add_close_hook(CloseHook hook) {
+  std::lock_guard lock(close_hooks_mutex);
+  close_hooks.push_back(hook);
+}
+
+void EventLoop::run_close_hooks() noexcept {
+  std::vector<CloseHook> hooks;
+  {
+    // Copied: a hook may close another loop.
+    std::lock_guard lock(close_hooks_mutex);
+    hooks = close_hooks;
+  }
+  for (CloseHook hook : hooks) hook(*this);
+}
+// [close_hooks]
 
 // Unregisters every descriptor (asyncio's close() closes the selector).
 void EventLoop::forget_io() noexcept {

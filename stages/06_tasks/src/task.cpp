@@ -21,6 +21,10 @@ namespace {
 // asyncio's _current_tasks, for the one loop a thread runs.
 thread_local TaskBase* running_task = nullptr;
 
+// asyncio's _scheduled_tasks: the pending tasks of the loops of this thread,
+// linked through the tasks themselves; all_tasks(loop) picks one loop's.
+thread_local TaskBase* pending_tasks = nullptr;
+
 // Task names, "Task-1", "Task-2"..., counted across the process as asyncio does.
 std::atomic<std::uint64_t> task_counter{0};
 
@@ -38,10 +42,11 @@ TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& fu
       name_(options.name ? std::move(*options.name) : "Task-" + std::to_string(++task_counter)),
       root_(root),
       resume_point_(root) {
-  // The loop's list of pending tasks: all_tasks(), and what close() reports.
-  next_ = loop.first_task_;
-  if (next_ != nullptr) next_->previous_ = this;
-  loop.first_task_ = this;
+  // The first task ever made asks every loop to destroy its pending tasks
+  // when it closes (what asyncio leaves to the garbage collector).
+  static const bool hooked = (EventLoop::add_close_hook(&abandon_pending_tasks), true);
+  (void)hooked;
+  enter_registry();
 }
 
 TaskBase::~TaskBase() { forget(); }
@@ -89,7 +94,7 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
   if (!started_ && error) {
     // Cancelled before its first step: the body never runs.
     ScopeExit forget_after([this] { forget(); });
-    finish(std::move(error));
+    complete(std::move(error));
     return;
   }
   started_ = true;
@@ -103,7 +108,7 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
 
   if (root_.done()) {
     ScopeExit forget_after([this] { forget(); });
-    finish(nullptr);
+    complete(nullptr);
     return;
   }
   // Suspended. If cancel() was called during this step, the future the
@@ -114,7 +119,7 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
 // [task_step]
 
 // [task_wait]
-void TaskBase::wait_for(FutureBase& future, std::coroutine_handle<> frame) {
+void TaskBase::suspend_on(FutureBase& future, std::coroutine_handle<> frame) {
   resume_point_ = frame;
   if (&future == &as_future()) {
     schedule_step(std::make_exception_ptr(RuntimeError("Task cannot await on itself: " + name_)));
@@ -151,15 +156,15 @@ void TaskBase::rethrow_injected() {
 // [task_wait]
 
 // [task_cancel]
-bool TaskBase::cancel_task(std::string message) {
-  // [cancel_task_body]
+bool TaskBase::request_cancel(std::string message) {
+  // [request_cancel_body]
   if (as_future().done()) return false;
   ++num_cancels_requested_;
   if (fut_waiter_ && fut_waiter_->cancel(message)) return true;  // the wakeup delivers it
   must_cancel_ = true;  // the next step throws it into the coroutine
   cancel_message_ = std::move(message);
   return true;
-  // [cancel_task_body]
+  // [request_cancel_body]
 }
 
 int TaskBase::uncancel() noexcept {
@@ -171,18 +176,28 @@ int TaskBase::uncancel() noexcept {
 }
 // [task_cancel]
 
-// The task is over (or abandoned): off the loop's list, frame destroyed,
+// [task_registry]
+void TaskBase::enter_registry() noexcept {
+  next_ = pending_tasks;
+  if (next_ != nullptr) next_->previous_ = this;
+  pending_tasks = this;
+}
+
+void TaskBase::leave_registry() noexcept {
+  if (previous_ != nullptr) {
+    previous_->next_ = next_;
+  } else if (pending_tasks == this) {
+    pending_tasks = next_;
+  }
+  if (next_ != nullptr) next_->previous_ = previous_;
+  previous_ = next_ = nullptr;
+}
+// [task_registry]
+
+// The task is over (or abandoned): out of the registry, frame destroyed,
 // and the self-reference dropped last, since it may be the last one.
 void TaskBase::forget() noexcept {
-  if (loop_ != nullptr) {
-    if (previous_ != nullptr) {
-      previous_->next_ = next_;
-    } else if (loop_->first_task_ == this) {
-      loop_->first_task_ = next_;
-    }
-    if (next_ != nullptr) next_->previous_ = previous_;
-    previous_ = next_ = nullptr;
-  }
+  leave_registry();
   if (root_) std::exchange(root_, nullptr).destroy();
   fut_waiter_.reset();
   Ref<FutureBase> last = std::move(self_);  // released when this function returns
@@ -199,8 +214,14 @@ void TaskBase::report_never_retrieved(std::exception_ptr error) noexcept {
 
 // [abandon_pending_tasks]
 void abandon_pending_tasks(EventLoop& loop) noexcept {
-  while (TaskBase* task = loop.first_task_) {
-    Ref<FutureBase> keep(&task->as_future());
+  // Held first: destroying one task's frame may drop the last reference to
+  // another.
+  std::vector<std::pair<TaskBase*, Ref<FutureBase>>> pending;
+  for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
+    if (task->loop_ == &loop) pending.emplace_back(task, Ref<FutureBase>(&task->as_future()));
+  }
+  for (auto& [task, keep] : pending) {
+    if (!task->root_) continue;  // forgotten meanwhile
     try {
       if (task->log_destroy_pending_) {
         loop.call_exception_handler(
@@ -217,8 +238,9 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
 
 std::vector<TaskBase*> all_tasks(EventLoop& loop) {
   std::vector<TaskBase*> tasks;
-  for (TaskBase* task = loop.first_task_; task != nullptr; task = task->next_)
-    tasks.push_back(task);
+  for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
+    if (task->loop_ == &loop) tasks.push_back(task);
+  }
   return tasks;
 }
 
@@ -254,7 +276,7 @@ namespace detail {
 void suspend_task_on(FutureBase& future, std::coroutine_handle<> frame) {
   TaskBase* task = TaskBase::current();
   if (task == nullptr) throw RuntimeError("co_await on a Future outside a task");
-  task->wait_for(future, frame);
+  task->suspend_on(future, frame);
 }
 void rethrow_injected() {
   if (TaskBase* task = TaskBase::current()) task->rethrow_injected();

@@ -37,6 +37,37 @@ struct Pump {
 Pump*& current_pump() noexcept;
 // [pump]
 
+// [throws_injected]
+/// Throws what the running task's step was asked to throw into its
+/// coroutine (a CancelledError), if anything (task.cpp).
+void rethrow_injected();
+
+/// Python throws a cancellation into a coroutine at the `await` where it
+/// waits (coro.throw()). C++ cannot throw into a suspended frame, so every
+/// `co_await` in a Coro goes through this awaiter: when the frame is
+/// resumed, it throws what the step injected before anything else, whatever
+/// the coroutine was waiting for. `Awaiter` is a reference to an awaiter
+/// that outlives the co_await (a sleep(), say), or, when the awaitable made
+/// one with `operator co_await` (a Future), the awaiter itself.
+template <typename Awaiter>
+class ThrowsInjected {
+ public:
+  explicit ThrowsInjected(Awaiter awaiter) : awaiter_(std::forward<Awaiter>(awaiter)) {}
+  bool await_ready() { return awaiter_.await_ready(); }
+  template <typename Promise>
+  decltype(auto) await_suspend(std::coroutine_handle<Promise> frame) {
+    return awaiter_.await_suspend(frame);
+  }
+  decltype(auto) await_resume() {
+    rethrow_injected();
+    return awaiter_.await_resume();
+  }
+
+ private:
+  Awaiter awaiter_;
+};
+// [throws_injected]
+
 // [promise]
 class PromiseBase {
  public:
@@ -59,6 +90,17 @@ class PromiseBase {
   static void* operator new(std::size_t size) { return BlockPool::allocate(size); }
   static void operator delete(void* frame, std::size_t size) noexcept {
     BlockPool::deallocate(frame, size);
+  }
+
+  /// Every `co_await` in the body: see ThrowsInjected.
+  template <typename Awaitable>
+  auto await_transform(Awaitable&& awaitable) {
+    if constexpr (requires { std::forward<Awaitable>(awaitable).operator co_await(); }) {
+      using Made = decltype(std::forward<Awaitable>(awaitable).operator co_await());
+      return ThrowsInjected<Made>(std::forward<Awaitable>(awaitable).operator co_await());
+    } else {
+      return ThrowsInjected<std::remove_reference_t<Awaitable>&>(awaitable);
+    }
   }
 
   std::coroutine_handle<> continuation;  // the frame awaiting this one

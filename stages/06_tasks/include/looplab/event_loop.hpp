@@ -49,10 +49,6 @@ struct ExceptionContext {
 };
 
 class EventLoop;
-class TaskBase;
-/// Destroys the loop's pending tasks, reporting each (task.cpp; close() calls it).
-void abandon_pending_tasks(EventLoop& loop) noexcept;
-std::vector<TaskBase*> all_tasks(EventLoop& loop);
 using ExceptionHandler = std::function<void(EventLoop&, const ExceptionContext&)>;
 
 class EventLoop {
@@ -221,6 +217,12 @@ class EventLoop {
   /// Drops every queued callback, timer and reader/writer without running it.
   /// RuntimeError while running.
   void close();
+  /// What close() and the destructor run first, while the loop still has its
+  /// timers and readers: how the code built on the loop that keeps state of
+  /// its own per loop hears of the end. The tasks' registry (task.cpp) adds
+  /// one, which destroys the loop's pending tasks.
+  using CloseHook = void (*)(EventLoop& loop) noexcept;
+  static void add_close_hook(CloseHook hook);
 
   // ---- errors ----------------------------------------------------------
 
@@ -254,9 +256,6 @@ class EventLoop {
 
   friend class TimerHandleState;
   friend class FutureBase;
-  friend class TaskBase;
-  friend void abandon_pending_tasks(EventLoop& loop) noexcept;
-  friend std::vector<TaskBase*> all_tasks(EventLoop& loop);
   /// Queues a handle made elsewhere: a future's done callback, which runs in
   /// the Context it was added in and keeps its future alive.
   void schedule_handle(Ref<HandleState> handle);
@@ -308,10 +307,10 @@ class EventLoop {
   void run_handle(HandleState& handle);
   void check_closed() const;
   void check_thread() const;
+  void run_close_hooks() noexcept;
 
   // [loop_state]
   RingBuffer<Ref<HandleState>> ready_;  // asyncio's _ready
-  TaskBase* first_task_ = nullptr;      // the pending tasks, linked (task.cpp)
   TimerHeap scheduled_;                 // asyncio's _scheduled
   std::size_t timer_cancelled_count_ = 0;
   // What asyncio keeps in each selector key's `data`: the reader and writer

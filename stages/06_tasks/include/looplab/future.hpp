@@ -40,9 +40,8 @@ class FutureBase;
 
 namespace detail {
 // For co_await on a future (task.cpp): the running task waits for `future`
-// at `frame`, and, when it is resumed, throws what it was asked to throw.
+// at `frame`.
 void suspend_task_on(FutureBase& future, std::coroutine_handle<> frame);
-void rethrow_injected();
 }  // namespace detail
 
 /// What add_done_callback() returns and remove_done_callback() takes: a
@@ -271,10 +270,7 @@ class Future {
       void await_suspend(std::coroutine_handle<> frame) const {
         detail::suspend_task_on(future.state(), frame);
       }
-      T await_resume() const {
-        detail::rethrow_injected();
-        return future.result();
-      }
+      T await_resume() const { return future.result(); }
     };
     return Awaiter{*this};
   }

@@ -68,6 +68,13 @@ class SleepAwaiter {
   SleepAwaiter() = default;  // yield once
   SleepAwaiter(Future<void> future, TimerHandle timer)
       : future_(std::move(future)), timer_(std::move(timer)) {}
+  SleepAwaiter(const SleepAwaiter&) = delete;
+  SleepAwaiter& operator=(const SleepAwaiter&) = delete;
+  // finally: h.cancel(). The awaiter lives until the co_await is over, also
+  // when a cancellation is thrown there. (After the timer ran: nothing.)
+  ~SleepAwaiter() {
+    if (timer_) timer_.cancel();
+  }
 
   bool await_ready() const noexcept { return future_ && future_->done(); }
   void await_suspend(std::coroutine_handle<> frame) const {
@@ -80,8 +87,6 @@ class SleepAwaiter {
     }
   }
   void await_resume() const {
-    if (timer_) timer_.cancel();  // finally: h.cancel() (after it ran: nothing)
-    detail::rethrow_injected();
     if (future_) future_->result();
   }
 

@@ -47,7 +47,7 @@ struct TaskOptions {
 
 // [task_base]
 /// The half of a task that does not depend on T: the stepping, the
-/// cancellation counters, the loop's list of tasks.
+/// cancellation counters, the registry of pending tasks.
 class TaskBase {
  public:
   TaskBase(const TaskBase&) = delete;
@@ -76,11 +76,12 @@ class TaskBase {
 
   // The awaiters' side (future.hpp, sleep.hpp): the running task suspends.
   /// The innermost frame waits for `future`: its completion wakes the task.
-  void wait_for(FutureBase& future, std::coroutine_handle<> frame);
+  void suspend_on(FutureBase& future, std::coroutine_handle<> frame);
   /// The innermost frame yields for one turn (sleep(0)).
   void yield(std::coroutine_handle<> frame);
-  /// For an awaiter's await_resume: throws what the step was asked to throw
-  /// into the coroutine (a CancelledError), if anything.
+  /// For every co_await's resumption (coro.hpp, ThrowsInjected): throws what
+  /// the step was asked to throw into the coroutine (a CancelledError), if
+  /// anything.
   void rethrow_injected();
 
  protected:
@@ -89,8 +90,10 @@ class TaskBase {
   /// Completes the future from the outermost frame, which has finished; or,
   /// when `thrown_before_start` is set, with that error, for a coroutine
   /// cancelled before its first step (its body never runs).
-  virtual void finish(std::exception_ptr thrown_before_start) = 0;
-  bool cancel_task(std::string message);
+  virtual void complete(std::exception_ptr thrown_before_start) = 0;
+  /// Task.cancel()'s work: count the request, then cancel what the task
+  /// waits for, or have the next step throw CancelledError.
+  bool request_cancel(std::string message);
   void schedule_first_step();
   bool must_cancel() const noexcept { return must_cancel_; }
   void* root_address() const noexcept { return root_.address(); }
@@ -102,11 +105,13 @@ class TaskBase {
  private:
   friend void abandon_pending_tasks(EventLoop& loop) noexcept;
   friend std::vector<TaskBase*> all_tasks(EventLoop& loop);
+  void enter_registry() noexcept;
+  void leave_registry() noexcept;
   void step(std::exception_ptr error);
   void run_coroutine(std::exception_ptr error);
   void wakeup(FutureBase& future);
   void schedule_step(std::exception_ptr error);
-  void forget() noexcept;  // at the end: leave the loop's list, destroy the frame
+  void forget() noexcept;  // at the end: leave the registry, destroy the frame
 
   EventLoop* loop_;
   FutureBase* future_;  // this task, as a Future (the other base class)
@@ -122,12 +127,13 @@ class TaskBase {
   bool started_ = false;
   bool log_destroy_pending_ = true;
   Ref<FutureBase> self_;          // a pending task keeps itself alive
-  TaskBase* previous_ = nullptr;  // the loop's list of pending tasks
+  TaskBase* previous_ = nullptr;  // the registry of pending tasks (task.cpp)
   TaskBase* next_ = nullptr;
 };
 // [task_base]
 
-/// Destroys the loop's pending tasks, reporting each (EventLoop::close()).
+/// Destroys the loop's pending tasks, reporting each: what the loop's close()
+/// (and destruction) does first, through its close hook.
 void abandon_pending_tasks(EventLoop& loop) noexcept;
 /// asyncio.all_tasks(loop): the tasks of `loop` that are not done.
 std::vector<TaskBase*> all_tasks(EventLoop& loop);
@@ -156,7 +162,7 @@ class TaskState final : public FutureState<T>, public TaskBase {
   /// Task.cancel(msg): see the top of this file.
   bool cancel(std::string message = {}) override {
     this->silence_never_retrieved();
-    return cancel_task(std::move(message));
+    return request_cancel(std::move(message));
   }
   using TaskBase::get_loop;
   /// Task.get_context(): the Context every step runs in (and the exception
@@ -165,7 +171,7 @@ class TaskState final : public FutureState<T>, public TaskBase {
   void start() { schedule_first_step(); }
 
  private:
-  void finish(std::exception_ptr thrown_before_start) override;
+  void complete(std::exception_ptr thrown_before_start) override;
 };
 // [task_state]
 
@@ -230,7 +236,7 @@ T EventLoop::run_until_complete(Coro<T> coro) {
 }
 
 template <typename T>
-void TaskState<T>::finish(std::exception_ptr thrown_before_start) {
+void TaskState<T>::complete(std::exception_ptr thrown_before_start) {
   auto frame = Coro<T>::Frame::from_address(root_address());
   try {
     if (thrown_before_start) std::rethrow_exception(thrown_before_start);
