@@ -1,7 +1,6 @@
 #include "looplab/future.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 
 #include "looplab/event_loop.hpp"
@@ -126,11 +125,6 @@ DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallb
   }
   return id;
   // [add_done_callback_body]
-}
-
-DoneCallbackId FutureBase::new_callback_id() noexcept {
-  static std::atomic<DoneCallbackId> last{0};
-  return last.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 std::size_t FutureBase::remove_done_callback(DoneCallbackId id) {

@@ -96,9 +96,12 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// Removes the callbacks added with `id`; returns how many it removed (0
   /// once the future is done: its callbacks are then queued on the loop).
   std::size_t remove_done_callback(DoneCallbackId id);
-  /// An id never handed out before (0 never is: the loop's own callbacks,
-  /// which nobody removes, use it).
-  static DoneCallbackId new_callback_id() noexcept;
+  /// An id never handed out before on this thread, where the future lives
+  /// (0 never is: the loop's own callbacks, which nobody removes, use it).
+  static DoneCallbackId new_callback_id() noexcept {
+    thread_local DoneCallbackId last = 0;
+    return ++last;
+  }
 
   /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...
   std::string repr() const;
