@@ -16,6 +16,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "looplab/check.hpp"
+
 namespace looplab {
 
 class Callback {
@@ -63,7 +65,10 @@ class Callback {
   ~Callback() { reset(); }
 
   /// Calls the stored callable. Precondition: not empty.
-  void operator()() { invoke_(storage_); }
+  void operator()() {
+    check_invariant(invoke_ != nullptr, "an empty Callback was called");
+    invoke_(storage_);
+  }
 
   explicit operator bool() const noexcept { return invoke_ != nullptr; }
 

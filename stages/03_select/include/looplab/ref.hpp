@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "looplab/check.hpp"
+
 namespace looplab {
 
 /// Base class of objects owned through `Ref<T>`. The object deletes itself
@@ -22,7 +24,10 @@ class RefCounted {
 
   void add_ref() noexcept { ++refs_; }
   /// Returns true when this was the last reference (the caller deletes).
-  bool drop_ref() noexcept { return --refs_ == 0; }
+  bool drop_ref() noexcept {
+    check_invariant(refs_ > 0, "a reference was dropped more often than taken");
+    return --refs_ == 0;
+  }
 
  protected:
   ~RefCounted() = default;
@@ -58,8 +63,14 @@ class Ref {
   T* get() const noexcept { return object_; }
   /// Gives up ownership without dropping the reference (for the conversion above).
   [[nodiscard]] T* release() noexcept { return std::exchange(object_, nullptr); }
-  T* operator->() const noexcept { return object_; }
-  T& operator*() const noexcept { return *object_; }
+  T* operator->() const noexcept {
+    check_invariant(object_ != nullptr, "a null Ref was dereferenced");
+    return object_;
+  }
+  T& operator*() const noexcept {
+    check_invariant(object_ != nullptr, "a null Ref was dereferenced");
+    return *object_;
+  }
   explicit operator bool() const noexcept { return object_ != nullptr; }
   friend bool operator==(const Ref& a, const Ref& b) noexcept { return a.object_ == b.object_; }
 

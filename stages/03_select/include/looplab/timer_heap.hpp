@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "looplab/check.hpp"
 #include "looplab/ref.hpp"
 #include "looplab/timer_handle.hpp"
 
@@ -29,7 +30,10 @@ class TimerHeap {
   bool empty() const noexcept { return heap_.empty(); }
   std::size_t size() const noexcept { return heap_.size(); }
   /// The timer with the earliest deadline. Precondition: not empty.
-  TimerHandleState& top() const noexcept { return *heap_.front().timer; }
+  TimerHandleState& top() const noexcept {
+    check_invariant(!empty(), "TimerHeap::top() on an empty heap");
+    return *heap_.front().timer;
+  }
 
   // [heap_push_pop]
   /// heapq.heappush
@@ -41,6 +45,7 @@ class TimerHeap {
 
   /// heapq.heappop. Precondition: not empty.
   Ref<TimerHandleState> pop() {
+    check_invariant(!empty(), "TimerHeap::pop() on an empty heap");
     Entry last = std::move(heap_.back());
     heap_.pop_back();
     if (heap_.empty()) return std::move(last.timer);

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "looplab/check.hpp"
+
 namespace looplab {
 
 template <typename T>
@@ -26,6 +28,7 @@ class RingBuffer {
 
   /// Removes and returns the oldest element. Precondition: not empty.
   T pop_front() {
+    check_invariant(!empty(), "RingBuffer::pop_front() on an empty buffer");
     T value = std::move(slots_[head_]);
     head_ = (head_ + 1) & (slots_.size() - 1);
     --size_;
