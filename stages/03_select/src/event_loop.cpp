@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "looplab/check.hpp"
 #include "looplab/scope_exit.hpp"
 #include "looplab/select_selector.hpp"
 #include "looplab/virtual_time_selector.hpp"
@@ -264,6 +265,8 @@ std::span<const SelectorEvent> EventLoop::wait_for_events() {
 // [process_events]
 void EventLoop::process_events(std::span<const SelectorEvent> events) {
   for (const SelectorEvent& event : events) {
+    check_invariant(event.fd >= 0 && static_cast<std::size_t>(event.fd) < io_handles_.size(),
+                    "a selector reported a descriptor the loop never registered");
     IoHandles& io = io_handles_[static_cast<std::size_t>(event.fd)];
     // For one descriptor the reader is queued before the writer, as in asyncio.
     if ((event.events & kEventRead) != 0 && io.reader) {
