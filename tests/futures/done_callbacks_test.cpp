@@ -341,7 +341,7 @@ TEST_F(DoneCallbacks, APendingFutureIsNotKeptAliveByItsCallbacks) {
 }
 
 TEST_F(DoneCallbacks, AThrowingCallbackIsReportedAndTheNextOneStillRuns) {
-  testing::RecordingLoop r;
+  testing::TestLoop r;
   Future<int> future = r.loop.create_future<int>();
   bool second_ran = false;
   future.add_done_callback([](Future<int>&) { throw ValueError("in a done callback"); });

@@ -13,13 +13,13 @@
 namespace looplab {
 namespace {
 
-using testing::RecordingLoop;
+using testing::TestLoop;
 using testing::run_one_turn;
 
 const std::string kReport = "Future exception was never retrieved | ValueError: lost";
 
 TEST(NeverRetrieved, AnUnretrievedExceptionIsReportedWhenTheFutureIsDestroyed) {
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> future = r.loop.create_future<int>();
     future.set_exception(ValueError("lost"));
@@ -29,7 +29,7 @@ TEST(NeverRetrieved, AnUnretrievedExceptionIsReportedWhenTheFutureIsDestroyed) {
 }
 
 TEST(NeverRetrieved, ReportedOnceHoweverManyCopiesThereWere) {
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> future = r.loop.create_future<int>();
     std::vector<Future<int>> copies(3, future);
@@ -39,7 +39,7 @@ TEST(NeverRetrieved, ReportedOnceHoweverManyCopiesThereWere) {
 }
 
 TEST(NeverRetrieved, NothingIsReportedOnceResultHasRaisedIt) {
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> future = r.loop.create_future<int>();
     future.set_exception(ValueError("lost"));
@@ -49,7 +49,7 @@ TEST(NeverRetrieved, NothingIsReportedOnceResultHasRaisedIt) {
 }
 
 TEST(NeverRetrieved, NothingIsReportedOnceExceptionHasReturnedIt) {
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> future = r.loop.create_future<int>();
     future.set_exception(ValueError("lost"));
@@ -59,7 +59,7 @@ TEST(NeverRetrieved, NothingIsReportedOnceExceptionHasReturnedIt) {
 }
 
 TEST(NeverRetrieved, ACancelledFutureReportsNothing) {
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> future = r.loop.create_future<int>();
     future.cancel("never looked at");
@@ -69,7 +69,7 @@ TEST(NeverRetrieved, ACancelledFutureReportsNothing) {
 
 TEST(NeverRetrieved, CancelAfterSetExceptionReturnsFalseButSilencesTheReport) {
   // futures.py: cancel() clears __log_traceback before it looks at the state.
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> future = r.loop.create_future<int>();
     future.set_exception(ValueError("lost"));
@@ -79,7 +79,7 @@ TEST(NeverRetrieved, CancelAfterSetExceptionReturnsFalseButSilencesTheReport) {
 }
 
 TEST(NeverRetrieved, AResultOrAPendingFutureReportsNothing) {
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> finished = r.loop.create_future<int>();
     finished.set_result(1);
@@ -89,7 +89,7 @@ TEST(NeverRetrieved, AResultOrAPendingFutureReportsNothing) {
 }
 
 TEST(NeverRetrieved, TheReportWaitsUntilTheQueuedCallbacksHaveRun) {
-  RecordingLoop r;
+  TestLoop r;
   bool ran = false;
   {
     Future<int> future = r.loop.create_future<int>();
@@ -103,7 +103,7 @@ TEST(NeverRetrieved, TheReportWaitsUntilTheQueuedCallbacksHaveRun) {
 }
 
 TEST(NeverRetrieved, ACallbackThatRetrievesTheExceptionSilencesTheReport) {
-  RecordingLoop r;
+  TestLoop r;
   std::string seen;
   {
     Future<int> future = r.loop.create_future<int>();
@@ -116,7 +116,7 @@ TEST(NeverRetrieved, ACallbackThatRetrievesTheExceptionSilencesTheReport) {
 }
 
 TEST(NeverRetrieved, ClosingTheLoopDropsTheQueuedCallbacksAndThenReports) {
-  RecordingLoop r;
+  TestLoop r;
   bool ran = false;
   {
     Future<int> future = r.loop.create_future<int>();

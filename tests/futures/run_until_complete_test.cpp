@@ -15,7 +15,7 @@ namespace looplab {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::RecordingLoop;
+using testing::TestLoop;
 using testing::run_one_turn;
 using testing::thrown_by;
 
@@ -68,7 +68,7 @@ TEST(RunUntilComplete, AVoidFutureReturnsNothing) {
 }
 
 TEST(RunUntilComplete, ThrowsTheFuturesExceptionWhichCountsAsRetrieved) {
-  RecordingLoop r;
+  TestLoop r;
   {
     Future<int> future = r.loop.create_future<int>();
     r.loop.call_soon([&] { future.set_exception(ValueError("failed")); });

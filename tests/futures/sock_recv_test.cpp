@@ -127,7 +127,7 @@ TEST(SockRecv, CancellingAWaitingRecvRemovesItsReaderInTheNextTurn) {
 TEST(SockRecv, ARecvCancelledEarlierInTheTurnOfItsReadinessReadsNothing) {
   // The reader is queued when the turn starts (descriptor readable); a
   // callback queued before it cancels the future: the reader must not read.
-  testing::RecordingLoop r;
+  testing::TestLoop r;
   SocketPair pair;
   Future<std::string> received = r.loop.sock_recv(pair.left(), 100);
   r.loop.call_soon([&] { received.cancel(); });

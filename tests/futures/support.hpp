@@ -1,5 +1,5 @@
-// Helpers shared by the futures tests: a virtual-clock loop with a recording
-// exception handler, and TCP sockets on 127.0.0.1 for sock_accept/sock_connect.
+// Helpers shared by the futures tests: TCP sockets on 127.0.0.1 for
+// sock_accept/sock_connect (the loop they drive is support/test_loop.hpp's).
 #pragma once
 
 #include <arpa/inet.h>
@@ -15,43 +15,9 @@
 #include <vector>
 
 #include "looplab/event_loop.hpp"
-#include "support/run_one_turn.hpp"
+#include "support/test_loop.hpp"
 
 namespace looplab::testing {
-
-using namespace std::chrono_literals;
-
-/// Seconds since the virtual clock's zero.
-inline double seconds(Clock::time_point t) {
-  return std::chrono::duration<double>(t.time_since_epoch()).count();
-}
-
-/// A loop on a virtual clock whose exception handler records each report as
-/// "message | TypeName: what" (or just "message" when there is no exception).
-struct RecordingLoop {
-  std::vector<std::string> reports;  // first: the loop may report while it is destroyed
-  VirtualClock clock;
-  EventLoop loop{clock};
-
-  RecordingLoop() {
-    loop.set_exception_handler([this](EventLoop&, const ExceptionContext& context) {
-      std::string line = context.message;
-      if (context.exception) line += " | " + describe_exception(context.exception);
-      reports.push_back(line);
-    });
-  }
-};
-
-/// The exception a callable throws, as "TypeName: what" ("" if it returns).
-template <typename F>
-std::string thrown_by(F&& fn) {
-  try {
-    fn();
-  } catch (...) {
-    return describe_exception(std::current_exception());
-  }
-  return "";
-}
 
 /// An owned descriptor, closed on destruction.
 class Fd {

@@ -14,7 +14,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> await_done_future(Future<int> done, Log* log) {
   log->push_back("before");
@@ -25,7 +25,7 @@ Coro<int> await_done_future(Future<int> done, Log* log) {
 }
 
 TEST(AwaitCost, ADoneFutureCostsNoTurn) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> done = t.loop.create_future<int>();
   done.set_result(21);
@@ -36,7 +36,7 @@ TEST(AwaitCost, ADoneFutureCostsNoTurn) {
 }
 
 TEST(AwaitCost, ADoneFutureWithAnExceptionThrowsWithoutATurn) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> failed = t.loop.create_future<int>();
   failed.set_exception(ValueError("already failed"));
   auto body = [](Future<int> f) -> Coro<std::string> {
@@ -63,14 +63,14 @@ Coro<int> add_three(int x) {
 }
 
 TEST(AwaitCost, APlainCoroutineRunsInlineAtNoCost) {
-  TaskLoop t;
+  TestLoop t;
   Task<int> task = create_task(t.loop, add_three(0));
   EXPECT_EQ(t.turns_until_done(task), 1);
   EXPECT_EQ(task.result(), 3);
 }
 
 TEST(AwaitCost, CallingACoroutineRunsNothingUntilItIsAwaited) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](Log* log) -> Coro<int> {
     Coro<int> lazy = [](Log* log) -> Coro<int> {
@@ -100,7 +100,7 @@ Coro<int> await_new_task(EventLoop* loop, Log* log) {
 }
 
 TEST(AwaitCost, AwaitingANewTaskCostsTwoTurns) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> parent = create_task(t.loop, await_new_task(&t.loop, &log));
   t.turn();
@@ -121,7 +121,7 @@ Coro<void> yield_three_times(Log* log, std::string name) {
 }
 
 TEST(AwaitCost, SleepZeroIsExactlyOneTurn) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<void> task = create_task(t.loop, yield_three_times(&log, "a"));
   t.turn();
@@ -137,7 +137,7 @@ TEST(AwaitCost, SleepZeroIsExactlyOneTurn) {
 }
 
 TEST(AwaitCost, SleepZeroInterleavesTasksRoundRobin) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<void> a = create_task(t.loop, yield_three_times(&log, "a"));
   Task<void> b = create_task(t.loop, yield_three_times(&log, "b"));
@@ -146,7 +146,7 @@ TEST(AwaitCost, SleepZeroInterleavesTasksRoundRobin) {
 }
 
 TEST(AwaitCost, SleepZeroGoesBehindCallbacksAlreadyQueued) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](EventLoop* loop, Log* log) -> Coro<void> {
     log->push_back("task before");
@@ -161,7 +161,7 @@ TEST(AwaitCost, SleepZeroGoesBehindCallbacksAlreadyQueued) {
 }
 
 TEST(AwaitCost, ANegativeSleepIsOneBareYieldToo) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](Log* log) -> Coro<void> {
     co_await sleep(-5s);
@@ -183,7 +183,7 @@ Coro<int> await_pending(Future<int> future, Log* log) {
 }
 
 TEST(AwaitCost, AFutureCompletedInTurnKWakesTheTaskInTurnKPlusOne) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> future = t.loop.create_future<int>();
   Task<int> task = create_task(t.loop, await_pending(future, &log));
@@ -202,7 +202,7 @@ TEST(AwaitCost, AFutureCompletedInTurnKWakesTheTaskInTurnKPlusOne) {
 }
 
 TEST(AwaitCost, SleepWithADelayResumesOneTurnAfterItsTimer) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](EventLoop* loop, Log* log) -> Coro<void> {
     co_await sleep(1500ms);

@@ -14,7 +14,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> never_started(Log* log, testing::DestructionCounter) {
   log->push_back("body ran");
@@ -22,7 +22,7 @@ Coro<int> never_started(Log* log, testing::DestructionCounter) {
 }
 
 TEST(Cancellation, BeforeTheFirstStepTheBodyNeverRuns) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   int destroyed = 0;
   Task<int> task =
@@ -47,7 +47,7 @@ Coro<int> waits_on(Future<int> future, Log* log) {
 }
 
 TEST(Cancellation, WhileAwaitingAFutureTheFutureIsCancelled) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> future = t.loop.create_future<int>();
   Task<int> task = create_task(t.loop, waits_on(future, &log));
@@ -62,7 +62,7 @@ TEST(Cancellation, WhileAwaitingAFutureTheFutureIsCancelled) {
 }
 
 TEST(Cancellation, WhileSleepingTheTimerIsCancelledWhenTheTaskResumes) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<void> { co_await sleep(10s); };
   Task<void> task = create_task(t.loop, body);
   t.turn();
@@ -89,7 +89,7 @@ Coro<void> yields_then_logs(Log* log) {
 }
 
 TEST(Cancellation, WhileYieldingItIsDeliveredAtTheNextStep) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<void> task = create_task(t.loop, yields_then_logs(&log));
   t.turn();
@@ -109,7 +109,7 @@ Coro<int> catches_and_returns(Future<int> future, Log* log) {
 }
 
 TEST(Cancellation, ACoroutineThatCatchesItAndReturnsIsNotCancelled) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> future = t.loop.create_future<int>();
   Task<int> task = create_task(t.loop, catches_and_returns(future, &log));
@@ -124,7 +124,7 @@ TEST(Cancellation, ACoroutineThatCatchesItAndReturnsIsNotCancelled) {
 }
 
 TEST(Cancellation, ACoroutineThatThrowsCancelledErrorItselfEndsCancelled) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<int> {
     co_await sleep(0s);
     throw CancelledError("by itself");
@@ -149,7 +149,7 @@ Coro<int> survives_one_cancel(Future<int> future, Log* log) {
 }
 
 TEST(Cancellation, TwoCancelsWhileWaitingOnOneFutureDeliverOneError) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> future = t.loop.create_future<int>();
   Task<int> task = create_task(t.loop, survives_one_cancel(future, &log));
@@ -164,7 +164,7 @@ TEST(Cancellation, TwoCancelsWhileWaitingOnOneFutureDeliverOneError) {
 }
 
 TEST(Cancellation, CancelAfterTheFutureCompletedButBeforeTheWakeupDiscardsTheResult) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> future = t.loop.create_future<int>();
   Task<int> task = create_task(t.loop, waits_on(future, &log));
@@ -180,7 +180,7 @@ TEST(Cancellation, CancelAfterTheFutureCompletedButBeforeTheWakeupDiscardsTheRes
 
 TEST(Cancellation, CancelThenUncancelBeforeTheFirstStepLetsTheTaskRun) {
   // CPython 3.13: uncancel() reaching zero also clears _must_cancel (3.12 does not).
-  TaskLoop t;
+  TestLoop t;
   Log log;
   int destroyed = 0;
   Task<int> task =
@@ -193,7 +193,7 @@ TEST(Cancellation, CancelThenUncancelBeforeTheFirstStepLetsTheTaskRun) {
 }
 
 TEST(Cancellation, UncancelOnlyCountsDownWhileRequestsRemain) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   int destroyed = 0;
   Task<int> task =
@@ -211,7 +211,7 @@ TEST(Cancellation, UncancelOnlyCountsDownWhileRequestsRemain) {
 }
 
 TEST(Cancellation, CancelOfADoneTaskReturnsFalseAndCountsNothing) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   int destroyed = 0;
   Task<int> task =
@@ -251,7 +251,7 @@ Coro<int> outer_awaits(Task<int> inner, Log* log) {
 }
 
 TEST(Cancellation, CancellingATaskThatAwaitsAnotherTaskCancelsTheInnerOne) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> inner = create_task(t.loop, inner_work(&log));
   Task<int> outer = create_task(t.loop, outer_awaits(inner, &log));
@@ -269,7 +269,7 @@ TEST(Cancellation, CancellingATaskThatAwaitsAnotherTaskCancelsTheInnerOne) {
 }
 
 TEST(Cancellation, ATaskThatCancelsItselfHasTheFutureItThenAwaitsCancelledAtOnce) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> future = t.loop.create_future<int>();
   auto body = [](Future<int> f, Log* log) -> Coro<int> {
@@ -287,7 +287,7 @@ TEST(Cancellation, ATaskThatCancelsItselfHasTheFutureItThenAwaitsCancelledAtOnce
 }
 
 TEST(Cancellation, ATaskThatCancelsItselfAndReturnsEndsCancelled) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<int> {
     TaskBase::current()->as_future().cancel("then returned");
     co_return 3;  // the value is dropped: Task.__step sees _must_cancel at StopIteration
@@ -299,7 +299,7 @@ TEST(Cancellation, ATaskThatCancelsItselfAndReturnsEndsCancelled) {
 }
 
 TEST(Cancellation, ACancelledErrorCaughtInAnInnerCoroutineStaysThere) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> future = t.loop.create_future<int>();
   auto body = [](Future<int> f, Log* log) -> Coro<int> {

@@ -18,7 +18,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> record(Log* log, std::string what, int value) {
   log->push_back(what);
@@ -26,7 +26,7 @@ Coro<int> record(Log* log, std::string what, int value) {
 }
 
 TEST(Creation, TheFirstStepRunsInALaterTurnNotInsideCreateTask) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> task = create_task(t.loop, record(&log, "step", 1));
   EXPECT_TRUE(log.empty());
@@ -38,7 +38,7 @@ TEST(Creation, TheFirstStepRunsInALaterTurnNotInsideCreateTask) {
 }
 
 TEST(Creation, TheFirstStepIsQueuedFifoWithCallSoon) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   t.loop.call_soon([&] { log.push_back("callback before"); });
   Task<int> first = create_task(t.loop, record(&log, "task 1", 1));
@@ -51,7 +51,7 @@ TEST(Creation, TheFirstStepIsQueuedFifoWithCallSoon) {
 }
 
 TEST(Creation, ATaskCreatedByATaskStartsInTheNextTurn) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto parent = [](EventLoop* loop, Log* log) -> Coro<void> {
     log->push_back("parent creates");
@@ -67,7 +67,7 @@ TEST(Creation, ATaskCreatedByATaskStartsInTheNextTurn) {
 }
 
 TEST(Creation, NamesAreTaskNFromOneCounter) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> a = create_task(t.loop, record(&log, "a", 1));
   Task<int> b = create_task(t.loop, record(&log, "b", 2));
@@ -78,7 +78,7 @@ TEST(Creation, NamesAreTaskNFromOneCounter) {
   EXPECT_EQ(b.get_name(), "worker");
   EXPECT_EQ(b.base().get_name(), "worker");
   // The counter is process-wide: another loop's task takes the next number.
-  TaskLoop other;
+  TestLoop other;
   Task<int> c = create_task(other.loop, record(&log, "c", 3));
   EXPECT_EQ(c.get_name(), "Task-" + std::to_string(n + 2));
   t.turn();
@@ -95,7 +95,7 @@ Coro<void> context_reader(Log* log) {
 }
 
 TEST(Creation, TheTaskRunsInACopyOfTheCreatorsContext) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Context isolated;  // a fresh context, so that this test leaves the thread's untouched
   isolated.run([&] {
@@ -110,7 +110,7 @@ TEST(Creation, TheTaskRunsInACopyOfTheCreatorsContext) {
 }
 
 TEST(Creation, TwoTasksFromOneContextDoNotSeeEachOthersChanges) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Context isolated;
   isolated.run([&] {
@@ -125,7 +125,7 @@ TEST(Creation, TwoTasksFromOneContextDoNotSeeEachOthersChanges) {
 }
 
 TEST(Creation, CreateTaskWithALambdaKeepsItsCapturesAliveInTheTask) {
-  TaskLoop t;
+  TestLoop t;
   auto counted = std::make_shared<int>(40);
   std::weak_ptr<int> watch = counted;
   Task<int> task = [&] {
@@ -144,7 +144,7 @@ TEST(Creation, CreateTaskWithALambdaKeepsItsCapturesAliveInTheTask) {
 }
 
 TEST(Creation, CreateTaskOnAClosedLoopIsARuntimeErrorAndTheCoroutineIsDropped) {
-  TaskLoop t;
+  TestLoop t;
   t.loop.close();
   Log log;
   int destroyed = 0;
@@ -163,7 +163,7 @@ TEST(Creation, CreateTaskOnAClosedLoopIsARuntimeErrorAndTheCoroutineIsDropped) {
 }
 
 TEST(Creation, RunUntilCompleteOfATaskReturnsItsResult) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   EXPECT_EQ(t.loop.run_until_complete(create_task(t.loop, record(&log, "x", 7))), 7);
 }
@@ -174,7 +174,7 @@ Coro<std::string> name_and_request(const ContextVar<std::string>* var) {
 }
 
 TEST(Creation, ANamedTaskKeepsItsNameAndTheNextUnnamedOneTakesTheNextNumber) {
-  TaskLoop t;
+  TestLoop t;
   static ContextVar<std::string> request("request", "none");
   Task<std::string> before = create_task(t.loop, name_and_request(&request));
   Task<std::string> named = create_task(t.loop, name_and_request(&request), {.name = "fetcher"});
@@ -185,7 +185,7 @@ TEST(Creation, ANamedTaskKeepsItsNameAndTheNextUnnamedOneTakesTheNextNumber) {
 }
 
 TEST(Creation, ATaskMadeWithAContextRunsItsStepsInIt) {
-  TaskLoop t;
+  TestLoop t;
   static ContextVar<std::string> request("request", "none");
   Context::current() = Context();
   request.set("caller");
@@ -207,14 +207,14 @@ Coro<std::string> named_after_sleep(std::chrono::seconds delay, std::string resu
 }
 
 TEST(Creation, RunUntilCompleteOfACoroutineRunsItAsATask) {
-  TaskLoop t;
+  TestLoop t;
   EXPECT_EQ(t.loop.run_until_complete(named_after_sleep(2s, "slept")), "slept");
   EXPECT_EQ(t.now(), 2.0);
   EXPECT_TRUE(all_tasks(t.loop).empty());
 }
 
 TEST(Creation, ACoroutineTaskLeftPendingByRunUntilCompleteIsNotReportedAtClose) {
-  TaskLoop t;
+  TestLoop t;
   t.loop.call_soon([&] { t.loop.stop(); });
   EXPECT_EQ(testing::thrown_by([&] { t.loop.run_until_complete(named_after_sleep(5s, "x")); }),
             "RuntimeError: Event loop stopped before Future completed.");
@@ -224,7 +224,7 @@ TEST(Creation, ACoroutineTaskLeftPendingByRunUntilCompleteIsNotReportedAtClose) 
 }
 
 TEST(Creation, GatherOfCoroutinesRunsThemConcurrentlyInArgumentOrder) {
-  TaskLoop t;
+  TestLoop t;
   std::vector<std::string> results = t.loop.run_until_complete(
       gather(t.loop, named_after_sleep(2s, "slow"), named_after_sleep(1s, "fast")));
   EXPECT_EQ(results, (std::vector<std::string>{"slow", "fast"}));

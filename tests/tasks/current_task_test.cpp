@@ -12,7 +12,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<TaskBase*> who_am_i_deep() { co_return TaskBase::current(); }
 
@@ -32,7 +32,7 @@ Coro<void> observe(EventLoop* loop, Seen* seen) {
 }
 
 TEST(CurrentTask, IsTheRunningTaskInsideItsStepsAndNullOutside) {
-  TaskLoop t;
+  TestLoop t;
   Seen seen;
   EXPECT_EQ(TaskBase::current(), nullptr);
   Task<void> task = create_task(t.loop, observe(&t.loop, &seen));
@@ -46,7 +46,7 @@ TEST(CurrentTask, IsTheRunningTaskInsideItsStepsAndNullOutside) {
 }
 
 TEST(CurrentTask, EachTaskSeesItself) {
-  TaskLoop t;
+  TestLoop t;
   Seen a_seen;
   Seen b_seen;
   Task<void> a = create_task(t.loop, observe(&t.loop, &a_seen));
@@ -57,7 +57,7 @@ TEST(CurrentTask, EachTaskSeesItself) {
 }
 
 TEST(CurrentTask, ADoneCallbackOfATaskIsNotInsideTheTask) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<int> { co_return 1; };
   Task<int> task = create_task(t.loop, body);
   TaskBase* in_callback = reinterpret_cast<TaskBase*>(1);
@@ -71,7 +71,7 @@ bool contains(const std::vector<TaskBase*>& tasks, TaskBase* task) {
 }
 
 TEST(AllTasks, HoldsTheTasksThatAreNotDoneStartedOrNot) {
-  TaskLoop t;
+  TestLoop t;
   EXPECT_TRUE(all_tasks(t.loop).empty());
   auto quick = []() -> Coro<int> { co_return 1; };
   auto slow = []() -> Coro<int> {
@@ -92,8 +92,8 @@ TEST(AllTasks, HoldsTheTasksThatAreNotDoneStartedOrNot) {
 }
 
 TEST(AllTasks, IsPerLoop) {
-  TaskLoop one;
-  TaskLoop two;
+  TestLoop one;
+  TestLoop two;
   auto body = []() -> Coro<int> { co_return 1; };
   Task<int> a = create_task(one.loop, body);
   Task<int> b = create_task(two.loop, body);
@@ -104,7 +104,7 @@ TEST(AllTasks, IsPerLoop) {
 }
 
 TEST(AllTasks, ACancelledTaskLeavesOnceItsCancellationIsDelivered) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<int> {
     co_await sleep(1s);
     co_return 1;

@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::DestructionCounter;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> add_one(int x) { co_return x + 1; }
 
@@ -27,7 +27,7 @@ Coro<int> count_sequentially(int n) {
 }
 
 TEST(DeepChain, AHundredThousandSequentialAwaitsOfACoro) {
-  TaskLoop t;
+  TestLoop t;
   Task<int> task = create_task(t.loop, count_sequentially(100'000));
   EXPECT_EQ(t.turns_until_done(task), 1);  // all inline, in one step
   EXPECT_EQ(task.result(), 100'000);
@@ -39,13 +39,13 @@ Coro<int> nest(int depth) {
 }
 
 TEST(DeepChain, TenThousandNestedAwaits) {
-  TaskLoop t;
+  TestLoop t;
   Task<int> task = create_task(t.loop, nest(10'000));
   EXPECT_EQ(t.loop.run_until_complete(task), 10'000);
 }
 
 TEST(DeepChain, AHundredThousandNestedAwaits) {
-  TaskLoop t;
+  TestLoop t;
   Task<int> task = create_task(t.loop, nest(100'000));
   EXPECT_EQ(t.loop.run_until_complete(task), 100'000);
 }
@@ -56,7 +56,7 @@ Coro<int> nest_then_wait(int depth, Future<int> bottom) {
 }
 
 TEST(DeepChain, ASuspensionAtTheBottomOfTenThousandFramesResumesThere) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> bottom = t.loop.create_future<int>();
   Task<int> task = create_task(t.loop, nest_then_wait(10'000, bottom));
   t.turn();
@@ -75,14 +75,14 @@ Coro<int> nest_then_throw(int depth) {
 }
 
 TEST(DeepChain, AnExceptionClimbsTenThousandFrames) {
-  TaskLoop t;
+  TestLoop t;
   Task<int> task = create_task(t.loop, nest_then_throw(10'000));
   EXPECT_EQ(testing::thrown_by([&] { t.loop.run_until_complete(task); }),
             "ValueError: from the bottom");
 }
 
 TEST(DeepChain, ACancellationDeliveredTenThousandFramesDownUnwindsThemAll) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> bottom = t.loop.create_future<int>();
   Task<int> task = create_task(t.loop, nest_then_wait(10'000, bottom));
   t.turn();
@@ -104,7 +104,7 @@ Coro<int> nest_counted(int depth, Future<int> bottom, int* destroyed) {
 // thousand overflow the stack under clang 14 + ASan (not g++ 12): see the
 // report on stage 06 (destroying from the innermost frame outwards would fix it).
 TEST(DeepChain, ClosingTheLoopDestroysAThousandPendingFrames) {
-  TaskLoop t;
+  TestLoop t;
   int destroyed = 0;
   {
     Future<int> bottom = t.loop.create_future<int>();
@@ -118,7 +118,7 @@ TEST(DeepChain, ClosingTheLoopDestroysAThousandPendingFrames) {
 
 TEST(DeepChain, ManySmallTasksEachAwaitingTheNext) {
   // 1,000 tasks, each awaiting a task it creates: two turns per level.
-  TaskLoop t;
+  TestLoop t;
   struct Chain {
     static Coro<int> level(EventLoop* loop, int depth) {
       if (depth == 0) co_return 0;

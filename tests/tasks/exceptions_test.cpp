@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> thrower(std::string message) {
   throw ValueError(message);
@@ -39,7 +39,7 @@ Coro<std::string> catches(Log* log) {
 }
 
 TEST(Exceptions, AnExceptionTravelsUpThroughAwaitedCoroutines) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, catches(&log));
   EXPECT_EQ(t.loop.run_until_complete(task), "caught deep");
@@ -47,7 +47,7 @@ TEST(Exceptions, AnExceptionTravelsUpThroughAwaitedCoroutines) {
 }
 
 TEST(Exceptions, AnUncaughtExceptionEndsTheTaskWithIt) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> task = create_task(t.loop, passes_through("out of the task", &log));
   t.turn();
@@ -59,7 +59,7 @@ TEST(Exceptions, AnUncaughtExceptionEndsTheTaskWithIt) {
 }
 
 TEST(Exceptions, RunUntilCompleteRethrowsTheTasksException) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> task = create_task(t.loop, passes_through("to the caller", &log));
   EXPECT_EQ(testing::thrown_by([&] { t.loop.run_until_complete(task); }),
@@ -83,7 +83,7 @@ Coro<std::string> awaits_a_failing_task(EventLoop* loop) {
 }
 
 TEST(Exceptions, AwaitingAFailedTaskThrowsItsExceptionInTheAwaitingTask) {
-  TaskLoop t;
+  TestLoop t;
   Task<std::string> task = create_task(t.loop, awaits_a_failing_task(&t.loop));
   EXPECT_EQ(t.loop.run_until_complete(task), "caught from the other task: late");
 }
@@ -98,7 +98,7 @@ Coro<void> rethrows_what_it_awaits(Future<int> future, std::exception_ptr* seen)
 }
 
 TEST(Exceptions, TheExceptionObjectIsTheSameOneAllTheWay) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> future = t.loop.create_future<int>();
   std::exception_ptr seen;
   Task<void> task = create_task(t.loop, rethrows_what_it_awaits(future, &seen));
@@ -114,7 +114,7 @@ TEST(Exceptions, TheExceptionObjectIsTheSameOneAllTheWay) {
 }
 
 TEST(Exceptions, AnythingThrownIsCarriedEvenIfItIsNotAStdException) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<int> {
     co_await sleep(0s);
     throw 42;
@@ -131,7 +131,7 @@ TEST(Exceptions, AnythingThrownIsCarriedEvenIfItIsNotAStdException) {
 }
 
 TEST(Exceptions, AnExceptionCaughtInsideTheTaskLetsItGoOn) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<int> {
     int caught = 0;
     for (int i = 0; i < 3; ++i) {
@@ -150,7 +150,7 @@ TEST(Exceptions, AnExceptionCaughtInsideTheTaskLetsItGoOn) {
 // [never retrieved] Future.__del__ / Task.__del__: an exception nobody
 // looked at is reported when the object goes.
 TEST(Exceptions, ATaskExceptionNeverRetrievedIsReportedWhenTheTaskGoes) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   {
     Task<int> task = create_task(t.loop, passes_through("nobody looks", &log));
@@ -163,7 +163,7 @@ TEST(Exceptions, ATaskExceptionNeverRetrievedIsReportedWhenTheTaskGoes) {
 }
 
 TEST(Exceptions, AnUnheldTaskThatFailsIsReportedWhenItFinishes) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   (void)create_task(t.loop, passes_through("fire and forget", &log));
   t.turn();
@@ -172,7 +172,7 @@ TEST(Exceptions, AnUnheldTaskThatFailsIsReportedWhenItFinishes) {
 }
 
 TEST(Exceptions, ARetrievedTaskExceptionIsNotReported) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   {
     Task<int> awaited = create_task(t.loop, passes_through("awaited", &log));
@@ -192,7 +192,7 @@ TEST(Exceptions, ARetrievedTaskExceptionIsNotReported) {
 }
 
 TEST(Exceptions, ACancelledTaskIsNeverReported) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   {
     Task<int> task = create_task(t.loop, passes_through("cancelled first", &log));
@@ -205,7 +205,7 @@ TEST(Exceptions, ACancelledTaskIsNeverReported) {
 
 TEST(Exceptions, AFailedTaskThatWasAskedToCancelTooLateIsNotReported) {
   // Task.cancel() clears _log_traceback even when it returns False.
-  TaskLoop t;
+  TestLoop t;
   Log log;
   {
     Task<int> task = create_task(t.loop, passes_through("failed", &log));
@@ -216,7 +216,7 @@ TEST(Exceptions, AFailedTaskThatWasAskedToCancelTooLateIsNotReported) {
 }
 
 TEST(Exceptions, APlainFutureExceptionNeverRetrievedSaysFuture) {
-  TaskLoop t;
+  TestLoop t;
   {
     Future<int> future = t.loop.create_future<int>();
     future.set_exception(ValueError("plain"));
@@ -234,7 +234,7 @@ Coro<int> sleeps_then_returns(EventLoop* loop) {
 }
 
 TEST(Exceptions, ATaskCannotBeCompletedFromOutside) {
-  TaskLoop t;
+  TestLoop t;
   Task<int> task = create_task(t.loop, sleeps_then_returns(&t.loop));
   EXPECT_EQ(testing::thrown_by([&] { task.set_result(1); }),
             "RuntimeError: Task does not support set_result operation");

@@ -18,7 +18,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> after(std::chrono::milliseconds delay, int value, Log* log) {
   co_await sleep(delay);
@@ -33,7 +33,7 @@ Coro<int> fails_after(std::chrono::milliseconds delay, std::string message, Log*
 }
 
 TEST(Gather, ResultsComeInArgumentOrderNotCompletionOrder) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> slow = create_task(t.loop, after(300ms, 1, &log));
   Task<int> fast = create_task(t.loop, after(100ms, 2, &log));
@@ -45,7 +45,7 @@ TEST(Gather, ResultsComeInArgumentOrderNotCompletionOrder) {
 }
 
 TEST(Gather, TheVectorFormTakesAnyNumberOfChildren) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   std::vector<Future<int>> children;
   for (int i = 0; i < 10; ++i)
@@ -55,7 +55,7 @@ TEST(Gather, TheVectorFormTakesAnyNumberOfChildren) {
 }
 
 TEST(Gather, TheOuterCompletesOneTurnAfterTheLastChild) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> a = t.loop.create_future<int>();
   Future<int> b = t.loop.create_future<int>();
   Future<std::vector<int>> all = gather(t.loop, a, b);
@@ -71,7 +71,7 @@ TEST(Gather, TheOuterCompletesOneTurnAfterTheLastChild) {
 
 TEST(Gather, ChildrenAlreadyDoneCompleteTheOuterBeforeGatherReturns) {
   // CPython 3.12+: done children are handled at once, not through call_soon.
-  TaskLoop t;
+  TestLoop t;
   Future<int> a = t.loop.create_future<int>();
   Future<int> b = t.loop.create_future<int>();
   a.set_result(1);
@@ -90,7 +90,7 @@ TEST(Gather, ChildrenAlreadyDoneCompleteTheOuterBeforeGatherReturns) {
 }
 
 TEST(Gather, AnEmptyGatherIsDoneAtOnceAndAwaitingItCostsNoTurn) {
-  TaskLoop t;
+  TestLoop t;
   Future<std::vector<int>> none = gather(t.loop, std::vector<Future<int>>{});
   EXPECT_TRUE(none.done());
   EXPECT_TRUE(none.result().empty());
@@ -115,7 +115,7 @@ Coro<std::string> gather_and_catch(EventLoop* loop, Task<int> a, Task<int> b, Lo
 }
 
 TEST(Gather, TheFirstErrorFailsTheOuterAndTheOtherChildrenGoOn) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> ok = create_task(t.loop, after(2000ms, 1, &log));
   Task<int> bad = create_task(t.loop, fails_after(1000ms, "first", &log));
@@ -130,7 +130,7 @@ TEST(Gather, TheFirstErrorFailsTheOuterAndTheOtherChildrenGoOn) {
 }
 
 TEST(Gather, ErrorsAfterTheFirstAreMarkedRetrieved) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   {
     Task<int> one = create_task(t.loop, fails_after(100ms, "one", &log));
@@ -143,7 +143,7 @@ TEST(Gather, ErrorsAfterTheFirstAreMarkedRetrieved) {
 }
 
 TEST(Gather, ACancelledChildFailsTheOuterWithCancelledErrorButTheOuterIsNotCancelled) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> a = t.loop.create_future<int>();
   Future<int> b = t.loop.create_future<int>();
   Future<std::vector<int>> all = gather(t.loop, a, b);
@@ -158,7 +158,7 @@ TEST(Gather, ACancelledChildFailsTheOuterWithCancelledErrorButTheOuterIsNotCance
 }
 
 TEST(GatherReturnExceptions, EveryOutcomeIsCollectedInOrder) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> ok = create_task(t.loop, after(300ms, 1, &log));
   Task<int> bad = create_task(t.loop, fails_after(100ms, "bad", &log));
@@ -197,7 +197,7 @@ Coro<std::string> awaits_gather(Future<std::vector<int>> all, Log* log) {
 }
 
 TEST(Gather, CancellingTheOuterCancelsTheChildrenAndEndsWithCancelledError) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> a = create_task(t.loop, after(1000ms, 1, &log));
   Task<int> b = create_task(t.loop, after(2000ms, 2, &log));
@@ -223,7 +223,7 @@ TEST(Gather, CancellingTheOuterCancelsTheChildrenAndEndsWithCancelledError) {
 }
 
 TEST(Gather, CancellingTheTaskThatAwaitsTheGatherCancelsTheChildren) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> a = create_task(t.loop, after(1000ms, 1, &log));
   Task<int> b = create_task(t.loop, after(2000ms, 2, &log));
@@ -241,7 +241,7 @@ TEST(Gather, CancellingTheTaskThatAwaitsTheGatherCancelsTheChildren) {
 }
 
 TEST(GatherReturnExceptions, CancellingTheOuterStillEndsItWithCancelledError) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> a = create_task(t.loop, after(1000ms, 1, &log));
   Future<std::vector<Outcome<int>>> all = gather_return_exceptions(t.loop, a);
@@ -253,7 +253,7 @@ TEST(GatherReturnExceptions, CancellingTheOuterStillEndsItWithCancelledError) {
 }
 
 TEST(Gather, CancellingAnOuterWhoseChildrenAreAllDoneReturnsFalse) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> a = t.loop.create_future<int>();
   Future<std::vector<int>> all = gather(t.loop, a);
   a.set_result(1);
@@ -265,7 +265,7 @@ TEST(Gather, CancellingAnOuterWhoseChildrenAreAllDoneReturnsFalse) {
 TEST(Gather, AGatherOfTasksAwaitedInATaskCostsTheUsualTurns) {
   // Children finish in turn 2 (their first step); gather's callbacks run in
   // turn 3 and complete the outer; the awaiting task wakes in turn 4.
-  TaskLoop t;
+  TestLoop t;
   auto child = [](int v) -> Coro<int> { co_return v; };
   auto body = [](EventLoop* loop, decltype(child) make) -> Coro<int> {
     Task<int> a = create_task(*loop, make(1));
@@ -286,7 +286,7 @@ TEST(Gather, AGatherOfTasksStillPendingWhenTheLoopClosesLeaksNothing) {
   // LeakSanitizer scans memory conservatively and can miss a cycle, so the
   // test also watches a token held by a callback of the gather's future:
   // it is freed only if that future is.
-  TaskLoop t;
+  TestLoop t;
   Log log;
   std::weak_ptr<int> token_alive;
   {
@@ -317,7 +317,7 @@ namespace {
 // close() drops the pending children's callbacks; the outer future, kept by
 // its owner, must still be safe to cancel afterwards (it holds its children).
 TEST(Gather, AnOuterFutureKeptAcrossCloseCanStillBeCancelled) {
-  testing::TaskLoop t;
+  testing::TestLoop t;
   testing::Log log;
   t.loop.set_exception_handler([](EventLoop&, const ExceptionContext&) {});
   Task<int> child = create_task(t.loop, after(1000ms, 1, &log));

@@ -16,12 +16,12 @@ using namespace std::chrono_literals;
 
 using testing::DestructionCounter;
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<void> sleeps_forever(Future<int> never, DestructionCounter) { co_await never; }
 
 TEST(Lifetime, ClosingALoopWithAPendingTaskReportsAndDestroysIt) {
-  TaskLoop t;
+  TestLoop t;
   int destroyed = 0;
   Future<int> never = t.loop.create_future<int>();
   Task<void> task = create_task(t.loop, sleeps_forever(never, DestructionCounter(&destroyed)));
@@ -38,7 +38,7 @@ TEST(Lifetime, ClosingALoopWithAPendingTaskReportsAndDestroysIt) {
 }
 
 TEST(Lifetime, ATaskThatNeverStartedIsReportedToo) {
-  TaskLoop t;
+  TestLoop t;
   int destroyed = 0;
   Future<int> never = t.loop.create_future<int>();
   (void)create_task(t.loop, sleeps_forever(never, DestructionCounter(&destroyed)));
@@ -65,7 +65,7 @@ TEST(Lifetime, DestroyingTheLoopWithoutClosingItReportsToo) {
 }
 
 TEST(Lifetime, FinishedTasksAreNotReportedAtClose) {
-  TaskLoop t;
+  TestLoop t;
   auto body = []() -> Coro<int> { co_return 1; };
   Task<int> task = create_task(t.loop, body);
   t.turn();
@@ -80,7 +80,7 @@ Coro<void> sets_flag_later(bool* flag, DestructionCounter) {
 }
 
 TEST(Lifetime, APendingTaskNobodyHoldsStillRunsToItsEnd) {
-  TaskLoop t;
+  TestLoop t;
   bool finished = false;
   int destroyed = 0;
   (void)create_task(t.loop, sets_flag_later(&finished, DestructionCounter(&destroyed)));
@@ -94,7 +94,7 @@ TEST(Lifetime, APendingTaskNobodyHoldsStillRunsToItsEnd) {
 }
 
 TEST(Lifetime, AFinishedTasksFrameIsFreedWhileItsHandleLivesOn) {
-  TaskLoop t;
+  TestLoop t;
   bool finished = false;
   int destroyed = 0;
   Task<void> task = create_task(t.loop, sets_flag_later(&finished, DestructionCounter(&destroyed)));
@@ -106,7 +106,7 @@ TEST(Lifetime, AFinishedTasksFrameIsFreedWhileItsHandleLivesOn) {
 TEST(Lifetime, AWaitingTaskIsReleasedWithTheFutureItWaitsFor) {
   // The future's done callback holds the task; dropping the future (here by
   // closing the loop, which destroys the task's frame that held it) breaks the cycle.
-  TaskLoop t;
+  TestLoop t;
   int destroyed = 0;
   {
     Future<int> never = t.loop.create_future<int>();

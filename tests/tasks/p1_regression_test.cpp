@@ -31,7 +31,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-using testing::TaskLoop;
+using testing::TestLoop;
 
 template <typename F>
 Coro<int> call_after_yield(F fn, int x) {
@@ -74,7 +74,7 @@ Coro<std::string> named_locals_first(std::shared_ptr<int> shared) {
 }
 
 TEST(PitfallP1, TemporariesBoundToNamedLocalsBeforeCoAwaitArriveIntact) {
-  TaskLoop t;
+  TestLoop t;
   auto shared = std::make_shared<int>(40);
   Task<std::string> task = create_task(t.loop, named_locals_first(shared));
   EXPECT_EQ(t.loop.run_until_complete(task), "42 pp=40 3");
@@ -86,7 +86,7 @@ TEST(PitfallP1, TemporariesBoundToNamedLocalsBeforeCoAwaitArriveIntact) {
 TEST(PitfallP1, CreateTaskWithACapturingLambdaNamedFirst) {
   // The same rule for create_task (and pitfall P3): the capturing lambda is a
   // named local, and create_task(loop, fn, args...) copies it into the task.
-  TaskLoop t;
+  TestLoop t;
   auto shared = std::make_shared<int>(1);
   auto body = [shared](int times) -> Coro<int> {
     int total = 0;

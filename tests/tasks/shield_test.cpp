@@ -14,7 +14,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> work(std::chrono::milliseconds delay, int value, Log* log) {
   co_await sleep(delay);
@@ -33,7 +33,7 @@ Coro<int> awaits_shielded(Task<int> inner, Log* log) {
 }
 
 TEST(Shield, CancellingTheAwaitingTaskLeavesTheInnerRunning) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> inner = create_task(t.loop, work(1000ms, 5, &log));
   Task<int> outer = create_task(t.loop, awaits_shielded(inner, &log));
@@ -50,7 +50,7 @@ TEST(Shield, CancellingTheAwaitingTaskLeavesTheInnerRunning) {
 }
 
 TEST(Shield, CancellingTheShieldItselfLeavesTheInnerRunning) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> inner = create_task(t.loop, work(1000ms, 5, &log));
   Future<int> outer = shield(Future<int>(inner));
@@ -61,7 +61,7 @@ TEST(Shield, CancellingTheShieldItselfLeavesTheInnerRunning) {
 }
 
 TEST(Shield, CancellingTheInnerCancelsTheOuter) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> inner = create_task(t.loop, work(1000ms, 5, &log));
   Future<int> outer = shield(Future<int>(inner));
@@ -75,7 +75,7 @@ TEST(Shield, CancellingTheInnerCancelsTheOuter) {
 }
 
 TEST(Shield, TheInnerResultAndErrorReachTheOuter) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> ok = t.loop.create_future<int>();
   Future<int> bad = t.loop.create_future<int>();
   Future<int> ok_outer = shield(ok);
@@ -88,7 +88,7 @@ TEST(Shield, TheInnerResultAndErrorReachTheOuter) {
 }
 
 TEST(Shield, ADoneInnerIsReturnedAsItIs) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> done = t.loop.create_future<int>();
   done.set_result(1);
   EXPECT_TRUE(shield(done) == done);
@@ -98,7 +98,7 @@ TEST(Shield, ADoneInnerIsReturnedAsItIs) {
 }
 
 TEST(Shield, AnInnerErrorAfterTheOuterWasCancelledIsNotReportedAsNeverRetrieved) {
-  TaskLoop t;
+  TestLoop t;
   {
     Future<int> inner = t.loop.create_future<int>();
     Future<int> outer = shield(inner);
@@ -116,7 +116,7 @@ TEST(Shield, AShieldOfATaskStillPendingWhenTheLoopClosesLeaksNothing) {
   // fail the test binary otherwise).
   // LeakSanitizer is conservative and can miss a cycle: a token held by a
   // callback of the outer future is freed only if that future is.
-  TaskLoop t;
+  TestLoop t;
   Log log;
   std::weak_ptr<int> token_alive;
   {

@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> slow_body(std::chrono::milliseconds delay, Log* log) {
   try {
@@ -43,7 +43,7 @@ Coro<std::string> under_timeout(std::chrono::milliseconds limit, std::chrono::mi
 }
 
 TEST(Timeout, ExpiringRaisesTimeoutErrorAfterTheBodyCleanedUp) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, under_timeout(1000ms, 5000ms, &log));
   EXPECT_EQ(t.loop.run_until_complete(task), "timed out");
@@ -53,7 +53,7 @@ TEST(Timeout, ExpiringRaisesTimeoutErrorAfterTheBodyCleanedUp) {
 }
 
 TEST(Timeout, ABodyThatFinishesInTimeReturnsItsValueAndLeavesNoTimer) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, under_timeout(5000ms, 1000ms, &log));
   EXPECT_EQ(t.loop.run_until_complete(task), "value 1");
@@ -74,7 +74,7 @@ Coro<int> swallows(Log* log) {
 }
 
 TEST(Timeout, ABodyThatSwallowsTheCancellationReturnsItsValue) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](Log* log) -> Coro<int> { co_return co_await timeout(1s, swallows(log)); };
   Task<int> task = create_task(t.loop, body, &log);
@@ -106,7 +106,7 @@ Coro<std::string> nested(std::chrono::milliseconds outer_limit,
 }
 
 TEST(Timeout, NestedOnlyTheExpiredScopeConvertsTheOuterExpiring) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, nested(1000ms, 5000ms, &log));
   EXPECT_EQ(t.loop.run_until_complete(task), "TimeoutError");
@@ -115,7 +115,7 @@ TEST(Timeout, NestedOnlyTheExpiredScopeConvertsTheOuterExpiring) {
 }
 
 TEST(Timeout, NestedOnlyTheExpiredScopeConvertsTheInnerExpiring) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, nested(5000ms, 1000ms, &log));
   EXPECT_EQ(t.loop.run_until_complete(task), "TimeoutError");  // the inner's, passing through
@@ -124,7 +124,7 @@ TEST(Timeout, NestedOnlyTheExpiredScopeConvertsTheInnerExpiring) {
 }
 
 TEST(Timeout, AnExternalCancellationPassesThroughAsCancelledError) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, under_timeout(5000ms, 10000ms, &log));
   t.loop.call_later(1s, [&] { task.cancel("from outside"); });
@@ -137,7 +137,7 @@ TEST(Timeout, AnExternalCancellationPassesThroughAsCancelledError) {
 
 TEST(Timeout, AnExternalCancellationInTheTurnTheDeadlinePassesIsNotConverted) {
   // Both requests are counted; uncancel() leaves 1 > 0 on entry: not ours alone.
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, under_timeout(1000ms, 10000ms, &log));
   t.loop.call_later(1s, [&] { task.cancel("also from outside"); });
@@ -159,7 +159,7 @@ Coro<std::string> yields_then_returns(Log* log) {
 TEST(Timeout, AZeroDelayExpiresInTheNextTurnBeforeTheBodyResumes) {
   // asyncio's reschedule(): a deadline already past is call_soon(_on_timeout),
   // queued ahead of the body's own step.
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](Log* log) -> Coro<std::string> {
     try {
@@ -175,7 +175,7 @@ TEST(Timeout, AZeroDelayExpiresInTheNextTurnBeforeTheBodyResumes) {
 }
 
 TEST(Timeout, AScopeCanBeATasksWholeBody) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Coro<int> scope = timeout(1s, slow_body(1ms, &log));  // nothing runs yet
   Task<int> task = create_task(t.loop, std::move(scope));
@@ -198,7 +198,7 @@ Coro<std::string> wait_for_task(EventLoop* loop, std::chrono::milliseconds limit
 }
 
 TEST(WaitFor, OnTimeoutTheInnerIsCancelledAndAwaitedThenTimeoutError) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, wait_for_task(&t.loop, 1000ms, 5000ms, &log));
   EXPECT_EQ(t.loop.run_until_complete(task), "timed out");
@@ -207,7 +207,7 @@ TEST(WaitFor, OnTimeoutTheInnerIsCancelledAndAwaitedThenTimeoutError) {
 }
 
 TEST(WaitFor, SuccessReturnsTheValue) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<std::string> task = create_task(t.loop, wait_for_task(&t.loop, 5000ms, 1000ms, &log));
   EXPECT_EQ(t.loop.run_until_complete(task), "value 1");
@@ -215,7 +215,7 @@ TEST(WaitFor, SuccessReturnsTheValue) {
 }
 
 TEST(WaitFor, AnInnerThatSwallowsTheCancellationGivesItsValue) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](EventLoop* loop, Log* log) -> Coro<int> {
     Task<int> inner = create_task(*loop, swallows(log));
@@ -227,7 +227,7 @@ TEST(WaitFor, AnInnerThatSwallowsTheCancellationGivesItsValue) {
 }
 
 TEST(WaitFor, ACoroutineRunsInlineUnderTheTimeout) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](Log* log) -> Coro<std::string> {
     try {
@@ -244,7 +244,7 @@ TEST(WaitFor, ACoroutineRunsInlineUnderTheTimeout) {
 }
 
 TEST(WaitFor, ZeroDelayOnADoneFutureReturnsItsResult) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> done = t.loop.create_future<int>();
   done.set_result(4);
   auto body = [](Future<int> f) -> Coro<int> { co_return co_await wait_for(f, 0s); };
@@ -254,7 +254,7 @@ TEST(WaitFor, ZeroDelayOnADoneFutureReturnsItsResult) {
 }
 
 TEST(WaitFor, ZeroDelayCancelsAPendingFutureWaitsForItAndRaisesTimeoutError) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Future<int> pending = t.loop.create_future<int>();
   auto body = [](Future<int> f) -> Coro<std::string> {
@@ -276,7 +276,7 @@ TEST(WaitFor, ZeroDelayCancelsAPendingFutureWaitsForItAndRaisesTimeoutError) {
 TEST(WaitFor, ZeroDelayNeverStartsACoroutineButCostsTheTurnsOfCancellingItsTask) {
   // asyncio: ensure_future() makes it a task, which is cancelled before its
   // first step, then awaited: TimeoutError in the fourth turn.
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto never = [](Log* log) -> Coro<int> {
     log->push_back("started?!");
@@ -299,7 +299,7 @@ TEST(WaitFor, ZeroDelayNeverStartsACoroutineButCostsTheTurnsOfCancellingItsTask)
 TEST(WaitFor, ZeroDelayOnAFutureThatIgnoresTheCancelReturnsItsValue) {
   // The "cancel and wait" in wait_for(): a task that swallows the
   // cancellation and returns gives its value, not a TimeoutError.
-  TaskLoop t;
+  TestLoop t;
   Log log;
   auto body = [](EventLoop* loop, Log* log) -> Coro<int> {
     Task<int> inner = create_task(*loop, swallows(log));
@@ -325,7 +325,7 @@ Coro<std::string> moves_its_deadline(Timeout& cm, EventLoop* loop) {
 }
 
 TEST(Timeout, TheBodyCanReadAndMoveTheDeadline) {
-  TaskLoop t;
+  TestLoop t;
   auto main = [](EventLoop* loop) -> Coro<std::string> {
     co_return co_await timeout(1s, moves_its_deadline, loop);
   };
@@ -336,7 +336,7 @@ TEST(Timeout, TheBodyCanReadAndMoveTheDeadline) {
 }
 
 TEST(Timeout, TimeoutAtTakesTheDeadlineAndAPastOneExpiresAtTheNextTurn) {
-  TaskLoop t;
+  TestLoop t;
   auto body = [](EventLoop* loop) -> Coro<std::string> {
     auto sleeper = [](Timeout&) -> Coro<void> { co_await sleep(5s); };
     try {
@@ -352,7 +352,7 @@ TEST(Timeout, TimeoutAtTakesTheDeadlineAndAPastOneExpiresAtTheNextTurn) {
 }
 
 TEST(Timeout, ExpiredIsTrueOnceTheDeadlineFiredAndReschedulingIsThenAnError) {
-  TaskLoop t;
+  TestLoop t;
   auto body = [](Timeout& cm, Log* log) -> Coro<void> {
     try {
       co_await sleep(5s);
@@ -380,7 +380,7 @@ TEST(Timeout, ATimeoutOutsideATaskOrNotEnteredIsARuntimeError) {
   Timeout cm(std::nullopt);
   EXPECT_EQ(testing::thrown_by([&] { cm.reschedule(std::nullopt); }),
             "RuntimeError: Timeout has not been entered");
-  TaskLoop t;
+  TestLoop t;
   std::string seen;
   t.loop.call_soon([&] { seen = testing::thrown_by([&] { cm.enter(); }); });
   t.turn();

@@ -15,7 +15,7 @@ namespace looplab {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> after(std::chrono::seconds delay, int value) {
   co_await sleep(delay);
@@ -33,7 +33,7 @@ std::vector<Future<int>> three(EventLoop& loop) {
 }
 
 TEST(Wait, AllCompletedReturnsWhenEveryFutureIsDone) {
-  TaskLoop t;
+  TestLoop t;
   std::vector<Future<int>> fs = three(t.loop);
   WaitResult<int> result = t.loop.run_until_complete(wait(fs));
   EXPECT_EQ(result.done.size(), 3U);
@@ -43,7 +43,7 @@ TEST(Wait, AllCompletedReturnsWhenEveryFutureIsDone) {
 }
 
 TEST(Wait, FirstCompletedReturnsAtTheFirstAndCancelsNothing) {
-  TaskLoop t;
+  TestLoop t;
   std::vector<Future<int>> fs = three(t.loop);
   WaitResult<int> result = t.loop.run_until_complete(wait(fs, ReturnWhen::kFirstCompleted));
   ASSERT_EQ(result.done.size(), 1U);
@@ -54,7 +54,7 @@ TEST(Wait, FirstCompletedReturnsAtTheFirstAndCancelsNothing) {
 }
 
 TEST(Wait, FirstExceptionReturnsAtTheFirstFailure) {
-  TaskLoop t;
+  TestLoop t;
   std::vector<Future<int>> fs{create_task(t.loop, after(1s, 1)),
                               create_task(t.loop, fails_after(2s)),
                               create_task(t.loop, after(3s, 3))};
@@ -67,7 +67,7 @@ TEST(Wait, FirstExceptionReturnsAtTheFirstFailure) {
 }
 
 TEST(Wait, ATimeoutReturnsWhatIsDoneSoFarWithoutAnError) {
-  TaskLoop t;
+  TestLoop t;
   std::vector<Future<int>> fs = three(t.loop);
   WaitResult<int> result = t.loop.run_until_complete(wait(fs, 1500ms));
   EXPECT_EQ(result.done.size(), 1U);
@@ -77,14 +77,14 @@ TEST(Wait, ATimeoutReturnsWhatIsDoneSoFarWithoutAnError) {
 }
 
 TEST(Wait, AnEmptySetIsAValueError) {
-  TaskLoop t;
+  TestLoop t;
   EXPECT_EQ(
       testing::thrown_by([&] { t.loop.run_until_complete(wait(std::vector<Future<int>>{})); }),
       "ValueError: Set of Tasks/Futures is empty.");
 }
 
 TEST(Wait, CancellingTheWaiterLeavesTheFuturesAloneAndUnwatched) {
-  TaskLoop t;
+  TestLoop t;
   Future<int> pending = t.loop.create_future<int>();
   std::vector<Future<int>> fs{pending};
   auto waiting = [](std::vector<Future<int>> some) -> Coro<int> {
@@ -103,7 +103,7 @@ TEST(Wait, CancellingTheWaiterLeavesTheFuturesAloneAndUnwatched) {
 }
 
 TEST(AsCompleted, ResultsComeInTheOrderTheFuturesComplete) {
-  TaskLoop t;
+  TestLoop t;
   auto collect = [](std::vector<Future<int>> fs) -> Coro<std::vector<int>> {
     std::vector<int> order;
     AsCompleted<int> results = as_completed(std::move(fs));
@@ -115,7 +115,7 @@ TEST(AsCompleted, ResultsComeInTheOrderTheFuturesComplete) {
 }
 
 TEST(AsCompleted, NextFutureGivesTheFuturesThemselves) {
-  TaskLoop t;
+  TestLoop t;
   std::vector<Future<int>> fs = three(t.loop);
   auto first_done = [](std::vector<Future<int>> some) -> Coro<Future<int>> {
     AsCompleted<int> completed = as_completed(std::move(some));
@@ -127,7 +127,7 @@ TEST(AsCompleted, NextFutureGivesTheFuturesThemselves) {
 }
 
 TEST(AsCompleted, WhatIsNotThereInTimeIsATimeoutErrorAndTakingMoreIsAnError) {
-  TaskLoop t;
+  TestLoop t;
   std::vector<Future<int>> fs{create_task(t.loop, after(1s, 1)), create_task(t.loop, after(5s, 5))};
   auto collect = [](std::vector<Future<int>> some) -> Coro<std::vector<std::string>> {
     std::vector<std::string> seen;

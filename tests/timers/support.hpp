@@ -5,15 +5,9 @@
 #include <vector>
 
 #include "looplab/event_loop.hpp"
+#include "support/test_loop.hpp"
 
 namespace looplab::testing {
-
-using namespace std::chrono_literals;
-
-/// Seconds since the virtual clock's zero, for readable assertions.
-inline double seconds(Clock::time_point t) {
-  return std::chrono::duration<double>(t.time_since_epoch()).count();
-}
 
 /// A VirtualClock that also records every sleep the loop asks for.
 class RecordingClock final : public Clock {

@@ -12,7 +12,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::Log;
-using testing::TaskLoop;
+using testing::TestLoop;
 
 Coro<int> sleeper(EventLoop* loop, Log* log, int value) {
   log->push_back("start " + std::to_string(value));
@@ -22,7 +22,7 @@ Coro<int> sleeper(EventLoop* loop, Log* log, int value) {
 }
 
 TEST(HiddenExample, ATaskThatAwaitsASleepReturnsItsValueAtTheDeadline) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> task = create_task(t.loop, sleeper(&t.loop, &log, 21));
   t.run_until_done(task);
@@ -32,7 +32,7 @@ TEST(HiddenExample, ATaskThatAwaitsASleepReturnsItsValueAtTheDeadline) {
 }
 
 TEST(HiddenExample, CancellingASleepingTaskEndsItCancelled) {
-  TaskLoop t;
+  TestLoop t;
   Log log;
   Task<int> task = create_task(t.loop, sleeper(&t.loop, &log, 1));
   t.turn();  // the first step: the task now waits in its sleep
