@@ -202,7 +202,12 @@ class EventLoop {
   /// Called by TimerHandle::cancel() for a timer still in the heap.
   void timer_handle_cancelled() noexcept { ++timer_cancelled_count_; }
 
+
+ public:
   // [checked_delay]
+  /// A delay as the loop's clock counts it (what call_later() adds to
+  /// time()). Python's float can hold any delay; a Clock::duration cannot:
+  /// ValueError for NaN, infinity and more than 100 years.
   template <typename Rep, typename Period>
   static Clock::duration checked_delay(std::chrono::duration<Rep, Period> delay) {
     if constexpr (std::is_floating_point_v<Rep>) {
@@ -218,6 +223,8 @@ class EventLoop {
   }
   static constexpr double kMaxDelaySeconds = 100.0 * 365 * 24 * 3600;
   // [checked_delay]
+
+ private:
 
   // `context` null: a copy of the current one (a Context passed by value here
   // would cost every call_soon() a move and a destruction).
