@@ -11,7 +11,6 @@
 #pragma once
 
 #include <chrono>
-#include <cmath>
 #include <concepts>
 #include <exception>
 #include <optional>
@@ -147,16 +146,11 @@ Coro<T> timeout_at(std::optional<Clock::time_point> when, Coro<T> body) {
 }
 
 /// The deadline `delay` from now, on the running loop (asyncio.timeout's
-/// `loop.time() + delay`); a delay that is not a finite number is a ValueError.
+/// `loop.time() + delay`), with call_later()'s checks of the delay.
 template <typename Rep, typename Period>
 Clock::time_point deadline_after(std::chrono::duration<Rep, Period> delay) {
   EventLoop& loop = get_running_loop();
-  if constexpr (std::is_floating_point_v<Rep>) {
-    if (!std::isfinite(delay.count())) throw ValueError("Invalid delay: not a finite number");
-    return loop.time() + std::chrono::round<Clock::duration>(delay);
-  } else {
-    return loop.time() + std::chrono::duration_cast<Clock::duration>(delay);
-  }
+  return loop.time() + EventLoop::checked_delay(delay);
 }
 
 /// asyncio.timeout(delay), around `body`: the same, `delay` from now.
