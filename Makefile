@@ -83,7 +83,7 @@ assignment:
 	tools/assignment make $(STAGE) $(OUT)
 
 CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build/')
-TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
+TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
 
 # One formatting and lint configuration for every stage. clang-tidy reads the clang build's compile commands.
 lint:

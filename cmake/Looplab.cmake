@@ -133,7 +133,7 @@ function(looplab_add_stage stage_dir)
   set_property(GLOBAL APPEND PROPERTY LOOPLAB_STAGE_NUMBERS "${nn}")
 
   # The library: everything the chapter teaches.
-  file(GLOB sources CONFIGURE_DEPENDS "${stage_dir}/src/*.cpp")
+  file(GLOB sources CONFIGURE_DEPENDS "${stage_dir}/src/*.cpp" "${stage_dir}/src/plumbing/*.cpp")
   add_library(looplab_s${nn} STATIC)
   looplab_selector_backends(looplab_s${nn} "${stage_dir}" sources backends)
   target_sources(looplab_s${nn} PRIVATE ${sources})

@@ -1,5 +1,5 @@
 // Callback: the small-buffer, move-only callable behind every Handle.
-#include "looplab/callback.hpp"
+#include "looplab/plumbing/callback.hpp"
 
 #include <gtest/gtest.h>
 

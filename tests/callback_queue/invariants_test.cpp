@@ -1,12 +1,11 @@
 // check_invariant(): in a Debug build a broken precondition stops the
 // program with the rule it broke, instead of reading freed or foreign memory.
-#include "looplab/check.hpp"
-
 #include <gtest/gtest.h>
 
-#include "looplab/callback.hpp"
-#include "looplab/ref.hpp"
-#include "looplab/ring_buffer.hpp"
+#include "looplab/plumbing/callback.hpp"
+#include "looplab/plumbing/check.hpp"
+#include "looplab/plumbing/ref.hpp"
+#include "looplab/plumbing/ring_buffer.hpp"
 
 namespace looplab {
 namespace {
@@ -23,7 +22,8 @@ class Invariants : public ::testing::Test {
 
 TEST_F(Invariants, PoppingAnEmptyRingBufferStops) {
   RingBuffer<int> ring;
-  EXPECT_DEATH(ring.pop_front(), "invariant broken: RingBuffer::pop_front\\(\\) on an empty buffer");
+  EXPECT_DEATH(ring.pop_front(),
+               "invariant broken: RingBuffer::pop_front\\(\\) on an empty buffer");
 }
 
 TEST_F(Invariants, CallingAnEmptyCallbackStops) {

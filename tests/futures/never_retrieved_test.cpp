@@ -13,8 +13,8 @@
 namespace looplab {
 namespace {
 
-using testing::TestLoop;
 using testing::run_one_turn;
+using testing::TestLoop;
 
 const std::string kReport = "Future exception was never retrieved | ValueError: lost";
 

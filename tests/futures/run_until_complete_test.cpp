@@ -15,8 +15,8 @@ namespace looplab {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::TestLoop;
 using testing::run_one_turn;
+using testing::TestLoop;
 using testing::thrown_by;
 
 // Queues a callback that runs in `turns` consecutive turns (counting them)

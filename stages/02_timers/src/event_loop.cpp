@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 
 namespace looplab {
 namespace {

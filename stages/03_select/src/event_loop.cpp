@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "looplab/check.hpp"
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/check.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/select_selector.hpp"
 #include "looplab/virtual_time_selector.hpp"
 

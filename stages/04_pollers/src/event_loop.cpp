@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <iostream>
 
-#include "looplab/check.hpp"
 #include "looplab/default_selector.hpp"
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/check.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/virtual_time_selector.hpp"
 
 namespace looplab {

@@ -4,7 +4,7 @@
 
 #include "looplab/event_loop.hpp"
 #include "looplab/exceptions.hpp"
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 
 namespace looplab {
 

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <iostream>
 
-#include "looplab/check.hpp"
 #include "looplab/default_selector.hpp"
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/check.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/virtual_time_selector.hpp"
 
 namespace looplab {
@@ -106,8 +106,8 @@ void EventLoop::run_until_done(FutureBase& future) {
   // [run_until_done_body]
   // An id of its own, so that removing it leaves the future's other
   // internal callbacks, added with id 0, alone.
-  DoneCallbackId stop_when_done = future.add_done_callback_erased(
-      Callback([this] { stop(); }), FutureBase::new_callback_id());
+  DoneCallbackId stop_when_done =
+      future.add_done_callback_erased(Callback([this] { stop(); }), FutureBase::new_callback_id());
   try {
     run_forever();
   } catch (...) {

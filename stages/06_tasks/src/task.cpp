@@ -4,8 +4,8 @@
 #include <string>
 #include <variant>
 
+#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/run.hpp"
-#include "looplab/scope_exit.hpp"
 
 namespace looplab {
 

@@ -16,13 +16,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "looplab/callback.hpp"
 #include "looplab/clock.hpp"
 #include "looplab/context.hpp"
 #include "looplab/exceptions.hpp"
 #include "looplab/handle.hpp"
-#include "looplab/ring_buffer.hpp"
-#include "looplab/source_location.hpp"
+#include "looplab/plumbing/callback.hpp"
+#include "looplab/plumbing/ring_buffer.hpp"
+#include "looplab/plumbing/source_location.hpp"
 
 namespace looplab {
 

@@ -21,14 +21,14 @@
 #include <utility>
 #include <vector>
 
-#include "looplab/callback.hpp"
 #include "looplab/clock.hpp"
 #include "looplab/context.hpp"
 #include "looplab/exceptions.hpp"
 #include "looplab/handle.hpp"
-#include "looplab/ring_buffer.hpp"
+#include "looplab/plumbing/callback.hpp"
+#include "looplab/plumbing/ring_buffer.hpp"
+#include "looplab/plumbing/source_location.hpp"
 #include "looplab/selector.hpp"
-#include "looplab/source_location.hpp"
 #include "looplab/timer_handle.hpp"
 #include "looplab/timer_heap.hpp"
 
@@ -198,7 +198,6 @@ class EventLoop {
   /// Called by TimerHandle::cancel() for a timer still in the heap.
   void timer_handle_cancelled() noexcept { ++timer_cancelled_count_; }
 
-
  public:
   // [checked_delay]
   /// A delay as the loop's clock counts it (what call_later() adds to
@@ -221,7 +220,6 @@ class EventLoop {
   // [checked_delay]
 
  private:
-
   // `context` null: a copy of the current one (a Context passed by value here
   // would cost every call_soon() a move and a destruction).
   Handle call_soon_callback(Callback callback, const Context* context, SourceLocation where);

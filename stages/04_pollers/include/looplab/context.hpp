@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "looplab/exceptions.hpp"
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 
 namespace looplab {
 

@@ -14,11 +14,11 @@
 
 #include <string>
 
-#include "looplab/block_pool.hpp"
-#include "looplab/callback.hpp"
 #include "looplab/context.hpp"
-#include "looplab/ref.hpp"
-#include "looplab/source_location.hpp"
+#include "looplab/plumbing/block_pool.hpp"
+#include "looplab/plumbing/callback.hpp"
+#include "looplab/plumbing/ref.hpp"
+#include "looplab/plumbing/source_location.hpp"
 
 namespace looplab {
 

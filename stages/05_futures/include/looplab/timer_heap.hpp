@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "looplab/check.hpp"
-#include "looplab/ref.hpp"
+#include "looplab/plumbing/check.hpp"
+#include "looplab/plumbing/ref.hpp"
 #include "looplab/timer_handle.hpp"
 
 namespace looplab {

@@ -22,7 +22,7 @@
 #include <optional>
 #include <utility>
 
-#include "looplab/block_pool.hpp"
+#include "looplab/plumbing/block_pool.hpp"
 
 namespace looplab {
 

@@ -11,7 +11,7 @@
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/gather.hpp"
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {

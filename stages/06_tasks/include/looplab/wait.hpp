@@ -20,7 +20,7 @@
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
-#include "looplab/scope_exit.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
