@@ -60,7 +60,7 @@ struct Plain {
 
 void plumbing_ref(benchmark::State& state) {
   std::vector<looplab::Ref<Counted>> held;
-  held.reserve(2 * kBatch);
+  held.reserve(std::size_t{2} * kBatch);
   while (state.KeepRunningBatch(kBatch)) {
     for (int i = 0; i < kBatch; ++i) {
       looplab::Ref<Counted> handle(new Counted);
@@ -72,7 +72,7 @@ void plumbing_ref(benchmark::State& state) {
 }
 void plumbing_shared_ptr(benchmark::State& state) {
   std::vector<std::shared_ptr<Plain>> held;
-  held.reserve(2 * kBatch);
+  held.reserve(std::size_t{2} * kBatch);
   while (state.KeepRunningBatch(kBatch)) {
     for (int i = 0; i < kBatch; ++i) {
       auto handle = std::make_shared<Plain>();
@@ -127,7 +127,7 @@ void plumbing_operator_new(benchmark::State& state) {
   std::vector<void*> blocks(kBatch);
   while (state.KeepRunningBatch(kBatch)) {
     for (void*& block : blocks) block = ::operator new(kBlockSize);
-    for (void* block : blocks) ::operator delete(block, kBlockSize);
+    for (void* block : blocks) ::operator delete(block);
   }
   benchmark::DoNotOptimize(blocks.data());
 }
