@@ -11,7 +11,7 @@ NPROC := $(shell nproc)
 CTEST_FLAGS ?= --output-on-failure --parallel $(NPROC)
 
 .PHONY: help test report deps check-stages lint format build-dev test-dev test-clang test-tsan \
-        test-export check-assignments assignment book book-check check-kqueue clean
+        test-export check-assignments assignment autograder book book-check check-kqueue clean
 
 help:
 	@echo "make test          everything CI checks: stage copies, lint, g++ ASan+UBSan, clang, TSan, exports"
@@ -19,6 +19,7 @@ help:
 	@echo "make report QUICK=1  a short version of the report"
 	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
 	@echo "make assignment STAGE=NN [OUT=dir]  write the starter project of assignment NN"
+	@echo "make autograder STAGE=NN [HIDDEN=dir]  Gradescope's autograder -> build/autograder-NN/autograder.zip"
 	@echo "make book          the book (Doxygen 1.9.4) -> build/book/html/index.html"
 	@echo "make book EDITION=course  the course edition: each region a student writes shown as the task"
 	@echo "                   -> build/book-course/html/index.html"
@@ -74,6 +75,7 @@ test-export:
 # passes the earlier stages' tests, fails some new ones, gets partial marks.
 check-assignments:
 	@set -e; for stage in $(STAGES); do tools/assignment check $${stage:0:2}; done
+	tools/assignment check-autograder 01
 
 STAGE ?=
 OUT ?= build/assignment-$(STAGE)
@@ -81,6 +83,11 @@ assignment:
 	@test -n "$(STAGE)" || { echo "usage: make assignment STAGE=NN [OUT=dir]"; exit 2; }
 	rm -rf $(OUT)
 	tools/assignment make $(STAGE) $(OUT)
+
+# Gradescope's autograder of assignment NN: build/autograder-NN/autograder.zip.
+autograder:
+	@test -n "$(STAGE)" || { echo "usage: make autograder STAGE=NN [HIDDEN=dir]"; exit 2; }
+	tools/assignment autograder $(STAGE) build/autograder-$(STAGE) $(if $(HIDDEN),--hidden $(HIDDEN))
 
 CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build/')
 TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)

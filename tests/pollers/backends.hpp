@@ -5,6 +5,15 @@
 
 #include <string>
 
+#ifdef __linux__
+#include <linux/io_uring.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#endif
+
 #include "looplab/default_selector.hpp"
 
 namespace looplab::testing {
@@ -30,6 +39,34 @@ inline bool on_libkqueue(SelectorKind kind) {
 inline constexpr const char* kLibkqueueCannotSeeClose =
     "libkqueue cannot see close(): it keeps a closed descriptor's filters, so a new "
     "descriptor on the number is never watched (kqueue(2): close() removes them)";
+
+/// Why this machine cannot run `kind` although this build has it ("" if it
+/// can): a kernel before 5.1, or a seccomp profile (Docker's default) that
+/// refuses io_uring_setup(). A test of such a backend skips with this
+/// reason: the machine lacks it, the code under test is not wrong. The
+/// kernel is asked directly, never through the selector under test, so a
+/// selector that fails to open cannot make its own tests skip.
+inline std::string ask_why_refused(SelectorKind kind) {
+#ifdef __linux__
+  if (kind != SelectorKind::kIoUring) return "";
+  io_uring_params params{};
+  long ring = ::syscall(__NR_io_uring_setup, 2, &params);
+  if (ring >= 0) {
+    ::close(static_cast<int>(ring));
+    return "";
+  }
+  return std::string("this machine refuses io_uring: io_uring_setup() failed: ") +
+         std::strerror(errno);
+#else
+  (void)kind;
+  return "";
+#endif
+}
+/// The same, asked once per process.
+inline std::string why_refused(SelectorKind kind) {
+  static const std::string io_uring = ask_why_refused(SelectorKind::kIoUring);
+  return kind == SelectorKind::kIoUring ? io_uring : "";
+}
 
 /// A selector of `kind` (never a fallback: a test of io_uring must run io_uring).
 inline std::unique_ptr<Selector> open_exactly(SelectorKind kind) {

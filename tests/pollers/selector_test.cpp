@@ -29,7 +29,11 @@ using testing::SocketPair;
 
 class SelectorTest : public ::testing::TestWithParam<SelectorKind> {
  protected:
-  std::unique_ptr<Selector> selector_ = testing::open_exactly(GetParam());
+  void SetUp() override {
+    if (std::string why = testing::why_refused(GetParam()); !why.empty()) GTEST_SKIP() << why;
+    selector_ = testing::open_exactly(GetParam());
+  }
+  std::unique_ptr<Selector> selector_;
 
   // The events select(0) reports for `fd`, merged (kqueue reports read and
   // write as two entries; the others as one).

@@ -21,7 +21,12 @@ namespace {
 
 using testing::SocketPair;
 
-class StaleDescriptorTest : public ::testing::TestWithParam<SelectorKind> {};
+class StaleDescriptorTest : public ::testing::TestWithParam<SelectorKind> {
+ protected:
+  void SetUp() override {
+    if (std::string why = testing::why_refused(GetParam()); !why.empty()) GTEST_SKIP() << why;
+  }
+};
 
 TEST_P(StaleDescriptorTest, ANewDescriptorOnAReusedNumberIsReported) {
   if (testing::on_libkqueue(GetParam())) GTEST_SKIP() << testing::kLibkqueueCannotSeeClose;

@@ -83,6 +83,35 @@ class GradingTest(unittest.TestCase):
         visibility = {t["name"]: t["visibility"] for t in results["tests"]}
         self.assertEqual(visibility, {"new feature: a": "visible", "hidden: h": "after_published"})
 
+    def test_a_skipped_test_counts_neither_for_nor_against(self):
+        groups = {"new feature": [("a", "passed", ""), ("b", "failed", ""),
+                                  ("uring", "skipped", "x.cpp:9: Skipped\nthis machine refuses io_uring\n")]}
+        score, summary, tests = A.score_groups(groups)
+        self.assertAlmostEqual(score, 50.0)
+        self.assertEqual(summary["new feature"][:2], (1, 2))
+        results = A.gradescope(score, tests, "report", True)
+        skipped = [t for t in results["tests"] if t["name"] == "new feature: uring"][0]
+        self.assertEqual((skipped["score"], skipped["max_score"]), (0.0, 0.0))
+        self.assertTrue(skipped["output"].startswith("skipped, not counted: this machine refuses io_uring"))
+
+    def test_a_group_whose_tests_all_skipped_gives_its_weight_to_the_others(self):
+        groups = {"new feature": [("a", "passed", "")], "hidden": [("h", "skipped", "")]}
+        score, summary, _ = A.score_groups(groups)
+        self.assertAlmostEqual(score, 100.0)
+        self.assertNotIn("hidden", summary)
+
+    def test_junit_skips_failures_and_passes_are_told_apart(self):
+        import tempfile
+        xml = ('<testsuite><testcase name="p"/><testcase name="f"><failure message="x"/></testcase>'
+               '<testcase name="s"><skipped message="y"/><system-out>Skipped\nwhy</system-out></testcase>'
+               '</testsuite>')
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as f:
+            f.write(xml)
+        results = A.read_junit(Path(f.name))
+        Path(f.name).unlink()
+        self.assertEqual({k: v[0] for k, v in results.items()}, {"p": "passed", "f": "failed", "s": "skipped"})
+        self.assertEqual(A.skip_reason(results["s"][1]), "why")
+
 
 class RepositoryRegionsTest(unittest.TestCase):
     """The repository's own regions: each stage declares some, and none of their
