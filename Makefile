@@ -93,8 +93,13 @@ CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | g
 TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
 
 # One formatting and lint configuration for every stage. clang-tidy reads the clang build's compile commands.
+PY_SOURCES = tools/stage tools/assignment tools/book $(shell git ls-files -co --exclude-standard -- '*.py' | grep -v '^build/')
+SHELL_SCRIPTS = .ci/run tools/install-deps book/assignments/gradescope/setup.sh book/assignments/gradescope/run_autograder
+
 lint:
 	clang-format --dry-run --Werror $(CXX_SOURCES)
+	flake8 $(PY_SOURCES)
+	shellcheck $(SHELL_SCRIPTS)
 	@test -f build/clang/compile_commands.json || cmake --preset clang >/dev/null
 	printf '%s\n' $(TIDY_SOURCES) | xargs -P $(NPROC) -n 8 clang-tidy -p build/clang --quiet 2>&1 \
 	  | grep -v 'warnings generated' ; exit $${PIPESTATUS[1]}

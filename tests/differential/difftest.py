@@ -1103,8 +1103,7 @@ def report_mismatch(args, tester: Tester, case: Case) -> None:
     out.mkdir(parents=True, exist_ok=True)
     print(f"shrinking {label} ({size(program)} ops)...", flush=True)
     (out / f"{label}.original.program").write_text(format_program(program))
-    small = program if args.no_shrink else shrink(program, tester,
-                                                   lambda text: print(text, flush=True))
+    small = program if args.no_shrink else shrink(program, tester, lambda text: print(text, flush=True))
     ours, theirs = (t[0] for t in tester.run([format_program(small)]))
     paths = {"program": out / f"{label}.program", "looplab": out / f"{label}.looplab.trace",
              "cpython": out / f"{label}.cpython.trace"}

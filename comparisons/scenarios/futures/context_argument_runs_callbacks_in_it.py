@@ -1,6 +1,5 @@
 """call_soon(), call_later() and add_done_callback() take context=: the
 callback runs in that Context instead of a copy of the caller's."""
-import asyncio
 import contextvars
 import sys
 from pathlib import Path

@@ -1,5 +1,4 @@
 """Awaiting a coroutine runs it inline, in the same step of the same task: no turn."""
-import asyncio
 import sys
 from pathlib import Path
 

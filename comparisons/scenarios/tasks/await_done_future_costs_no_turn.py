@@ -1,5 +1,4 @@
 """Awaiting a future that is already done does not suspend the task: no turn."""
-import asyncio
 import sys
 from pathlib import Path
 

@@ -1,5 +1,4 @@
 """A task cancelled before its first step ends cancelled without running its body."""
-import asyncio
 import sys
 from pathlib import Path
 

@@ -28,7 +28,6 @@ async def waiter(gathering):
 
 
 async def main():
-    loop = asyncio.get_running_loop()
     a = asyncio.create_task(child("a", 1))
     b = asyncio.create_task(child("b", 2))
     gathering = asyncio.gather(a, b)

@@ -1,6 +1,5 @@
 """Closing a loop with a task still pending: the task goes, reported as 'Task was destroyed but it
 is pending!'."""
-import asyncio
 import sys
 from pathlib import Path
 

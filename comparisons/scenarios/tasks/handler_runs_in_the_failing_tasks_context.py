@@ -1,7 +1,6 @@
 """A custom exception handler runs in the Context of the task a report is
 about (asyncio 3.12+, Task.get_context()): "Task exception was never
 retrieved" sees what the task's coroutine set, not the caller's value."""
-import asyncio
 import contextvars
 import gc
 import sys

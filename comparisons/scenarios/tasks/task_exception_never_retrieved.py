@@ -1,6 +1,5 @@
 """A task that failed and that nobody asked is reported when it goes: 'Task exception was never
 retrieved'."""
-import asyncio
 import sys
 from pathlib import Path
 

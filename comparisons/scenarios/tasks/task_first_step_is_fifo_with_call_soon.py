@@ -1,6 +1,5 @@
 """create_task() schedules the first step with call_soon(): it runs in the next turn, FIFO with
 callbacks."""
-import asyncio
 import sys
 from pathlib import Path
 

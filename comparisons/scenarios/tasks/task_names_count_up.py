@@ -1,5 +1,4 @@
 """Tasks are named Task-1, Task-2, ... from one counter; set_name() renames."""
-import asyncio
 import sys
 from pathlib import Path
 

@@ -1,6 +1,5 @@
 """cancelling() counts cancel() requests, uncancel() takes one back; while one remains the task is
 cancelled."""
-import asyncio
 import sys
 from pathlib import Path
 

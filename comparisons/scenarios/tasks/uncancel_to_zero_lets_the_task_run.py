@@ -1,6 +1,5 @@
 """CPython 3.13: uncancel() back to zero also drops the pending cancellation; the task runs
 normally."""
-import asyncio
 import sys
 from pathlib import Path
 
