@@ -5,7 +5,7 @@
 #                scenarios_sNN (scenario twins)
 #                bench_sNN (Google Benchmark)
 # and CTest tests labelled stageNN. Nobody lists files by hand: a stage is a
-# folder with a stage.toml, a group is a line of cmake/features.cmake.
+# folder with a stage.toml, a group is a line of features.toml.
 
 set(LOOPLAB_FEATURES "")
 
@@ -74,7 +74,17 @@ function(looplab_selector_backends target stage_dir sources_var backends_var)
   set(${backends_var} "${backends}" PARENT_SCOPE)
 endfunction()
 
-# looplab_feature(NAME SINCE NN): declared in cmake/features.cmake.
+# The feature table, features.toml: one `NAME = SINCE` line per group under
+# [groups] (the tools read the same file with Python's tomllib).
+function(looplab_read_features path)
+  file(STRINGS "${path}" lines REGEX "^[a-z_0-9]+ *= *[0-9]+ *(#.*)?$")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "^([a-z_0-9]+) *= *([0-9]+)" matched "${line}")
+    looplab_feature(${CMAKE_MATCH_1} SINCE ${CMAKE_MATCH_2})
+  endforeach()
+endfunction()
+
+# looplab_feature(NAME SINCE NN): one group of the feature table.
 function(looplab_feature name since_keyword since)
   if(NOT since_keyword STREQUAL "SINCE")
     message(FATAL_ERROR "looplab_feature(${name} SINCE NN): expected SINCE, got ${since_keyword}")

@@ -22,10 +22,11 @@ LOOP_02 = LOOP_01.replace("loop line 5\n", "loop line 5 with timers\n")
 UTIL_01 = "util one\nutil two\nutil three\n"
 UTIL_03 = UTIL_01 + "util four (stage 3)\n"
 FEATURES = ("# feature groups\n"
-            "looplab_feature(a_group SINCE 01)\n"
+            "[groups]\n"
+            "a_group = 1\n"
             "\n"
-            "looplab_feature(b_group SINCE 02)  # timers\n"
-            "looplab_feature(c_group SINCE 03)\n")
+            "b_group = 2  # timers\n"
+            "c_group = 3\n")
 
 
 def manifest(title, parent, changed):
@@ -62,7 +63,7 @@ class StageToolTest(unittest.TestCase):
             "stages/03_c/src/util.txt": UTIL_03,
             "CMakeLists.txt": "project(fake)\n",
             "README.md": "# fake\n",
-            "cmake/features.cmake": FEATURES,
+            "features.toml": FEATURES,
             "common/common.h": "// common\n",
             "tools/helper.py": "# helper\n",
             "tests/CMakeLists.txt": "# tests\n",
@@ -249,8 +250,8 @@ class StageToolTest(unittest.TestCase):
             self.assertFalse(rel.startswith(("stages/01_a", "stages/03_c", "out/", ".git/")), rel)
             self.assertNotIn("c_group", rel)
             self.assertNotIn("__pycache__", rel)
-        features = (dest / "cmake/features.cmake").read_text()
-        self.assertEqual(features, FEATURES.replace("looplab_feature(c_group SINCE 03)\n", ""))
+        features = (dest / "features.toml").read_text()
+        self.assertEqual(features, FEATURES.replace("c_group = 3\n", ""))
         # the exported stage stands alone: it passes check there
         self.assertIn('parent = ""', (dest / "stages/02_b/stage.toml").read_text())
         rc, out = self.stage("check", root=dest)
