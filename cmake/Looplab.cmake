@@ -35,44 +35,51 @@ endif()
 function(looplab_selector_backends target stage_dir sources_var backends_var)
   set(sources "${${sources_var}}")
   set(backends "")
-  if(EXISTS "${stage_dir}/src/epoll_selector.cpp")
-    if(LOOPLAB_HAVE_SYS_EPOLL)
-      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_EPOLL=1)
-      list(APPEND backends epoll)
-    else()
-      list(REMOVE_ITEM sources "${stage_dir}/src/epoll_selector.cpp")
-    endif()
+  # kqueue: the real one (BSD, macOS), libkqueue on Linux (which departs from
+  # kqueue(2) in ways some tests allow for: tests/pollers/backends.hpp), or
+  # else the shim over epoll, so that the backend's logic still runs in CI.
+  set(kqueue_usable FALSE)
+  set(kqueue_definitions LOOPLAB_HAVE_KQUEUE=1)
+  set(kqueue_libraries "")
+  if(LOOPLAB_HAVE_SYS_EVENT)
+    set(kqueue_usable TRUE)
+  elseif(TARGET PkgConfig::LIBKQUEUE)
+    set(kqueue_usable TRUE)
+    list(APPEND kqueue_definitions LOOPLAB_KQUEUE_IS_LIBKQUEUE=1)
+    set(kqueue_libraries PkgConfig::LIBKQUEUE)
+  elseif(TARGET looplab_kqueue_shim)
+    set(kqueue_usable TRUE)
+    set(kqueue_libraries looplab_kqueue_shim)
   endif()
-  if(EXISTS "${stage_dir}/src/io_uring_selector.cpp")
-    if(TARGET PkgConfig::LIBURING AND LOOPLAB_HAVE_SYS_EPOLL)  # falls back to epoll
-      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_IO_URING=1)
-      target_link_libraries(${target} PUBLIC PkgConfig::LIBURING)
-      list(APPEND backends io_uring)
-    else()
-      list(REMOVE_ITEM sources "${stage_dir}/src/io_uring_selector.cpp")
-    endif()
+  # io_uring falls back to epoll when the kernel refuses it.
+  set(io_uring_usable FALSE)
+  if(TARGET PkgConfig::LIBURING AND LOOPLAB_HAVE_SYS_EPOLL)
+    set(io_uring_usable TRUE)
   endif()
-  if(EXISTS "${stage_dir}/src/kqueue_selector.cpp")
-    if(LOOPLAB_HAVE_SYS_EVENT)
-      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1)
-      list(APPEND backends kqueue)
-    elseif(TARGET PkgConfig::LIBKQUEUE)
-      # libkqueue departs from kqueue(2) in ways some tests must allow for
-      # (tests/pollers/backends.hpp, chapter 4 "kqueue on Linux").
-      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1 LOOPLAB_KQUEUE_IS_LIBKQUEUE=1)
-      target_link_libraries(${target} PUBLIC PkgConfig::LIBKQUEUE)
-      list(APPEND backends kqueue)
-    elseif(TARGET looplab_kqueue_shim)
-      target_compile_definitions(${target} PUBLIC LOOPLAB_HAVE_KQUEUE=1)
-      target_link_libraries(${target} PUBLIC looplab_kqueue_shim)
-      list(APPEND backends kqueue)
-    else()
-      list(REMOVE_ITEM sources "${stage_dir}/src/kqueue_selector.cpp")
-    endif()
-  endif()
+
+  looplab_backend(epoll "${LOOPLAB_HAVE_SYS_EPOLL}" "LOOPLAB_HAVE_EPOLL=1" "")
+  looplab_backend(io_uring "${io_uring_usable}" "LOOPLAB_HAVE_IO_URING=1" "PkgConfig::LIBURING")
+  looplab_backend(kqueue "${kqueue_usable}" "${kqueue_definitions}" "${kqueue_libraries}")
   set(${sources_var} "${sources}" PARENT_SCOPE)
   set(${backends_var} "${backends}" PARENT_SCOPE)
 endfunction()
+
+# For looplab_selector_backends: if the stage has src/<name>_selector.cpp,
+# compiles it into `target` with `definitions` and `libraries` when `usable`,
+# or drops it from `sources`. A macro: it updates the caller's lists.
+macro(looplab_backend name usable definitions libraries)
+  if(EXISTS "${stage_dir}/src/${name}_selector.cpp")
+    if("${usable}")
+      target_compile_definitions(${target} PUBLIC ${definitions})
+      if(NOT "${libraries}" STREQUAL "")
+        target_link_libraries(${target} PUBLIC ${libraries})
+      endif()
+      list(APPEND backends ${name})
+    else()
+      list(REMOVE_ITEM sources "${stage_dir}/src/${name}_selector.cpp")
+    endif()
+  endif()
+endmacro()
 
 # The feature table, features.toml: one `NAME = SINCE` line per group under
 # [groups] (the tools read the same file with Python's tomllib).
@@ -135,14 +142,30 @@ function(looplab_discover_tests target prefix labels environment)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${label_file}")
 endfunction()
 
+# One stage folder, stages/NN_name/, turned into its targets and tests.
 function(looplab_add_stage stage_dir)
   get_filename_component(folder "${stage_dir}" NAME)
   string(SUBSTRING "${folder}" 0 2 nn)
   math(EXPR number "${nn}")
-  set(label "stage${nn}")
   set_property(GLOBAL APPEND PROPERTY LOOPLAB_STAGE_NUMBERS "${nn}")
+  looplab_features_for(${number} features)
 
-  # The library: everything the chapter teaches.
+  looplab_stage_library("${stage_dir}" ${nn} ${number} backends)
+  looplab_stage_examples(${nn} "${features}")
+  if(LOOPLAB_BUILD_TESTS)
+    looplab_stage_tests(${nn} "${features}" "${backends}")
+    looplab_stage_hidden_tests(${nn})
+    if("differential" IN_LIST features)
+      looplab_stage_differential(${nn} ${number} "${backends}")
+    endif()
+  endif()
+  if(LOOPLAB_BUILD_BENCH)
+    looplab_stage_bench(${nn} "${features}")
+  endif()
+endfunction()
+
+# looplab_sNN, everything the chapter teaches, and demo_sNN, its demo.
+function(looplab_stage_library stage_dir nn number backends_var)
   file(GLOB sources CONFIGURE_DEPENDS "${stage_dir}/src/*.cpp" "${stage_dir}/src/plumbing/*.cpp")
   add_library(looplab_s${nn} STATIC)
   looplab_selector_backends(looplab_s${nn} "${stage_dir}" sources backends)
@@ -150,22 +173,18 @@ function(looplab_add_stage stage_dir)
   target_include_directories(looplab_s${nn} PUBLIC "${stage_dir}/include")
   target_compile_definitions(looplab_s${nn} PUBLIC LOOPLAB_STAGE=${number})
   target_link_libraries(looplab_s${nn} PUBLIC Threads::Threads)
+  set(${backends_var} "${backends}" PARENT_SCOPE)
 
   file(GLOB demo_sources CONFIGURE_DEPENDS "${stage_dir}/demo/*.cpp")
   if(demo_sources)
     add_executable(demo_s${nn} ${demo_sources})
     target_link_libraries(demo_s${nn} PRIVATE looplab_s${nn})
   endif()
+endfunction()
 
-  looplab_features_for(${number} features)
-  get_property(pollers_since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_pollers)
-  if(NOT pollers_since)
-    set(pollers_since 99)
-  endif()
-  looplab_two_digits(${pollers_since} pollers_nn)
-
-  # Example programs of a group (examples/<group>/<name>.cpp), one binary
-  # <name>_sNN each, for this stage and every later one.
+# Example programs of a group (examples/<group>/<name>.cpp), one binary
+# <name>_sNN each, for this stage and every later one.
+function(looplab_stage_examples nn features)
   foreach(feature IN LISTS features)
     file(GLOB examples CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/examples/${feature}/*.cpp")
     foreach(source IN LISTS examples)
@@ -174,133 +193,141 @@ function(looplab_add_stage stage_dir)
       target_link_libraries(${name}_s${nn} PRIVATE looplab_s${nn})
     endforeach()
   endforeach()
+endfunction()
 
-  if(LOOPLAB_BUILD_TESTS)
-    # One test binary per (stage, group), so every test carries its group's
-    # labels: `ctest -L stage03` is chapter 3's gate, `ctest -L since03` what it
-    # adds, `ctest -L feature_timers` one feature across stages. The grader
-    # scores by these labels.
-    set(scenario_sources "")
-    foreach(feature IN LISTS features)
-      get_property(since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_${feature})
-      looplab_two_digits(${since} since_nn)
-      set(labels "${label};feature_${feature};since${since_nn}")
-      # From stage 04 the loop's selector is chosen at run time. The groups of
-      # earlier chapters run on select(), the mechanism they were written
-      # for (so an assignment's starter passes them); the io group runs again
-      # on every other backend, as this chapter's own tests (the contract of
-      # chapter 3, held to by epoll, io_uring and kqueue).
-      set(environment "")
-      if(backends AND since LESS pollers_since)
-        set(environment "LOOPLAB_SELECTOR=select")
-      endif()
-      set(reruns "")
-      if(backends AND feature STREQUAL "io")
-        set(reruns ${backends})
-      endif()
-      file(GLOB test_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/${feature}/*_test.cpp")
-      if(test_sources)
-        set(target tests_s${nn}_${feature})
-        add_executable(${target} ${test_sources})
-        target_link_libraries(${target} PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
-        target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
-        looplab_discover_tests(${target} "s${nn}.${feature}." "${labels}" "${environment}")
-        foreach(backend IN LISTS reruns)
-          looplab_discover_tests(${target} "s${nn}.${feature}.${backend}."
-            "${label};feature_pollers;since${pollers_nn};backend_${backend}"
-            "LOOPLAB_SELECTOR=${backend}")
-        endforeach()
-      endif()
-      file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/scenarios/${feature}/*.cpp")
-      foreach(source IN LISTS found)
-        get_filename_component(name "${source}" NAME_WE)
-        add_test(NAME s${nn}.scenario.${name}
-                 COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
-                         cpp ${source} --binary $<TARGET_FILE:scenarios_s${nn}>)
-        set_tests_properties(s${nn}.scenario.${name} PROPERTIES
-          LABELS "${labels};scenario" TIMEOUT 60 ENVIRONMENT "${environment}")
-        foreach(backend IN LISTS reruns)
-          add_test(NAME s${nn}.scenario.${backend}.${name}
-                   COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
-                           cpp ${source} --binary $<TARGET_FILE:scenarios_s${nn}>)
-          set_tests_properties(s${nn}.scenario.${backend}.${name} PROPERTIES
-            LABELS "${label};feature_pollers;since${pollers_nn};backend_${backend};scenario"
-            TIMEOUT 60 ENVIRONMENT "LOOPLAB_SELECTOR=${backend}")
-        endforeach()
-      endforeach()
-      list(APPEND scenario_sources ${found})
-    endforeach()
-
-    # An instructor's hidden tests (tools/assignment grade --hidden): labelled
-    # "hidden", which the grader scores as a group of its own.
-    if(LOOPLAB_HIDDEN_TESTS)
-      file(GLOB hidden_sources CONFIGURE_DEPENDS "${LOOPLAB_HIDDEN_TESTS}/*_test.cpp")
-      if(NOT hidden_sources)
-        message(FATAL_ERROR "LOOPLAB_HIDDEN_TESTS=${LOOPLAB_HIDDEN_TESTS}: no *_test.cpp file there")
-      endif()
-      add_executable(tests_s${nn}_hidden ${hidden_sources})
-      target_link_libraries(tests_s${nn}_hidden PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
-      target_include_directories(tests_s${nn}_hidden PRIVATE "${PROJECT_SOURCE_DIR}/tests")
-      looplab_discover_tests(tests_s${nn}_hidden "s${nn}.hidden." "${label};hidden" "")
+# One test binary per (stage, group), so every test carries its group's
+# labels: `ctest -L stage03` is chapter 3's gate, `ctest -L since03` what it
+# adds, `ctest -L feature_timers` one feature across stages. The grader
+# scores by these labels. And scenarios_sNN, the groups' scenario twins.
+function(looplab_stage_tests nn features backends)
+  set(label "stage${nn}")
+  get_property(pollers_since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_pollers)
+  if(NOT pollers_since)
+    set(pollers_since 99)
+  endif()
+  looplab_two_digits(${pollers_since} pollers_nn)
+  set(scenario_sources "")
+  foreach(feature IN LISTS features)
+    get_property(since GLOBAL PROPERTY LOOPLAB_FEATURE_SINCE_${feature})
+    looplab_two_digits(${since} since_nn)
+    set(labels "${label};feature_${feature};since${since_nn}")
+    # From stage 04 the loop's selector is chosen at run time. The groups of
+    # earlier chapters run on select(), the mechanism they were written for
+    # (so an assignment's starter passes them); the io group runs again on
+    # every other backend, as this chapter's own tests (the contract of
+    # chapter 3, held to by epoll, io_uring and kqueue).
+    set(environment "")
+    if(backends AND since LESS pollers_since)
+      set(environment "LOOPLAB_SELECTOR=select")
     endif()
-
-    if(scenario_sources)
-      add_executable(scenarios_s${nn} ${scenario_sources})
-      target_link_libraries(scenarios_s${nn} PRIVATE looplab_s${nn} looplab_scenario_main)
-      target_include_directories(scenarios_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+    set(reruns "")
+    if(backends AND feature STREQUAL "io")
+      set(reruns ${backends})
     endif()
-
-    # The differential tester (tests/differential/README.md): differential_sNN
-    # interprets random loop programs on this stage's loop, and difftest.py runs
-    # the same programs on CPython asyncio and compares the traces. 2,000
-    # programs per stage, with a seed of its own so each stage sees others.
-    if("differential" IN_LIST features)
-      file(GLOB differential_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/differential/*.cpp")
-      list(FILTER differential_sources EXCLUDE REGEX "_test\\.cpp$")
-      add_executable(differential_s${nn} ${differential_sources})
-      target_link_libraries(differential_s${nn} PRIVATE looplab_s${nn})
-      add_test(NAME s${nn}.differential
-               COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/differential/difftest.py
-                       --binary $<TARGET_FILE:differential_s${nn}> --stage ${number}
-                       --count 2000 --seed ${number} --out ${CMAKE_BINARY_DIR}/differential)
-      # Its programs use every op this stage supports (stage 03 adds readers),
-      # so it checks this chapter's code: labelled as the stage's own, and
-      # graded as the new feature of the stage's assignment.
-      set_tests_properties(s${nn}.differential PROPERTIES
-        LABELS "${label};differential;feature_differential;since${nn}" TIMEOUT 300)
-      # The default selector ran above; fewer programs on each other backend.
-      # The programs are this stage's too (futures from stage 05, tasks from
-      # 06), so these runs count as the stage's own as well: since${nn}, not
-      # since the pollers (which is the same label at stage 04).
-      foreach(backend IN LISTS backends)
-        add_test(NAME s${nn}.differential.${backend}
-                 COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/differential/difftest.py
-                         --binary $<TARGET_FILE:differential_s${nn}> --stage ${number}
-                         --count 500 --seed ${number}${number}
-                         --out ${CMAKE_BINARY_DIR}/differential-${backend})
-        set_tests_properties(s${nn}.differential.${backend} PROPERTIES
-          LABELS "${label};differential;feature_pollers;since${nn};backend_${backend}"
-          TIMEOUT 300 ENVIRONMENT "LOOPLAB_SELECTOR=${backend}")
+    file(GLOB test_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/${feature}/*_test.cpp")
+    if(test_sources)
+      set(target tests_s${nn}_${feature})
+      add_executable(${target} ${test_sources})
+      target_link_libraries(${target} PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
+      target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+      looplab_discover_tests(${target} "s${nn}.${feature}." "${labels}" "${environment}")
+      foreach(backend IN LISTS reruns)
+        looplab_discover_tests(${target} "s${nn}.${feature}.${backend}."
+          "${label};feature_pollers;since${pollers_nn};backend_${backend}"
+          "LOOPLAB_SELECTOR=${backend}")
       endforeach()
     endif()
-  endif()
-
-  if(LOOPLAB_BUILD_BENCH)
-    set(bench_sources "")
-    foreach(feature IN LISTS features)
-      file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/bench/${feature}/*.cpp")
-      list(APPEND bench_sources ${found})
+    file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/scenarios/${feature}/*.cpp")
+    foreach(source IN LISTS found)
+      get_filename_component(name "${source}" NAME_WE)
+      looplab_scenario_test(s${nn}.scenario.${name} ${nn} "${source}" "${labels};scenario" "${environment}")
+      foreach(backend IN LISTS reruns)
+        looplab_scenario_test(s${nn}.scenario.${backend}.${name} ${nn} "${source}"
+          "${label};feature_pollers;since${pollers_nn};backend_${backend};scenario"
+          "LOOPLAB_SELECTOR=${backend}")
+      endforeach()
     endforeach()
-    if(bench_sources)
-      add_executable(bench_s${nn} ${bench_sources})
-      target_link_libraries(bench_s${nn} PRIVATE looplab_s${nn} benchmark::benchmark_main)
-      target_include_directories(bench_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/bench")
-      # Smoke mode: every benchmark runs once, briefly, so none can rot.
-      add_test(NAME s${nn}.bench_smoke
-               COMMAND bench_s${nn} --benchmark_min_time=0.0001 --benchmark_format=console)
-      set_tests_properties(s${nn}.bench_smoke PROPERTIES LABELS "${label};bench_smoke" TIMEOUT 300)
-    endif()
+    list(APPEND scenario_sources ${found})
+  endforeach()
+  if(scenario_sources)
+    add_executable(scenarios_s${nn} ${scenario_sources})
+    target_link_libraries(scenarios_s${nn} PRIVATE looplab_s${nn} looplab_scenario_main)
+    target_include_directories(scenarios_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
   endif()
+endfunction()
+
+# One scenario twin's C++ side: scenarios_sNN runs it, check_scenario.py
+# compares its trace with the `// expect:` lines.
+function(looplab_scenario_test test_name nn source labels environment)
+  add_test(NAME ${test_name}
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
+                   cpp ${source} --binary $<TARGET_FILE:scenarios_s${nn}>)
+  set_tests_properties(${test_name} PROPERTIES LABELS "${labels}" TIMEOUT 60 ENVIRONMENT "${environment}")
+endfunction()
+
+# An instructor's hidden tests (tools/assignment grade --hidden): labelled
+# "hidden", which the grader scores as a group of its own.
+function(looplab_stage_hidden_tests nn)
+  if(NOT LOOPLAB_HIDDEN_TESTS)
+    return()
+  endif()
+  file(GLOB hidden_sources CONFIGURE_DEPENDS "${LOOPLAB_HIDDEN_TESTS}/*_test.cpp")
+  if(NOT hidden_sources)
+    message(FATAL_ERROR "LOOPLAB_HIDDEN_TESTS=${LOOPLAB_HIDDEN_TESTS}: no *_test.cpp file there")
+  endif()
+  add_executable(tests_s${nn}_hidden ${hidden_sources})
+  target_link_libraries(tests_s${nn}_hidden PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
+  target_include_directories(tests_s${nn}_hidden PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+  looplab_discover_tests(tests_s${nn}_hidden "s${nn}.hidden." "stage${nn};hidden" "")
+endfunction()
+
+# The differential tester (tests/differential/README.md): differential_sNN
+# interprets random loop programs on this stage's loop, and difftest.py runs
+# the same programs on CPython asyncio and compares the traces. 2,000
+# programs per stage on the default selector, with a seed of its own so each
+# stage sees others, and 500 on each other backend. The programs use every op
+# this stage supports (readers from stage 03, futures from 05, tasks from 06),
+# so they check this chapter's code: labelled as the stage's own (since${nn}),
+# and graded as the new feature of the stage's assignment.
+function(looplab_stage_differential nn number backends)
+  file(GLOB differential_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/differential/*.cpp")
+  list(FILTER differential_sources EXCLUDE REGEX "_test\\.cpp$")
+  add_executable(differential_s${nn} ${differential_sources})
+  target_link_libraries(differential_s${nn} PRIVATE looplab_s${nn})
+  looplab_differential_test(s${nn}.differential ${nn} ${number} 2000 ${number} differential
+    "stage${nn};differential;feature_differential;since${nn}" "")
+  foreach(backend IN LISTS backends)
+    looplab_differential_test(s${nn}.differential.${backend} ${nn} ${number} 500 ${number}${number}
+      differential-${backend} "stage${nn};differential;feature_pollers;since${nn};backend_${backend}"
+      "LOOPLAB_SELECTOR=${backend}")
+  endforeach()
+endfunction()
+
+function(looplab_differential_test test_name nn number count seed out labels environment)
+  add_test(NAME ${test_name}
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/differential/difftest.py
+                   --binary $<TARGET_FILE:differential_s${nn}> --stage ${number}
+                   --count ${count} --seed ${seed} --out ${CMAKE_BINARY_DIR}/${out})
+  set_tests_properties(${test_name} PROPERTIES LABELS "${labels}" TIMEOUT 300 ENVIRONMENT "${environment}")
+endfunction()
+
+# bench_sNN: every group's benchmarks, and a smoke test that runs each once,
+# briefly, so none can rot.
+function(looplab_stage_bench nn features)
+  set(bench_sources "")
+  foreach(feature IN LISTS features)
+    file(GLOB found CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/bench/${feature}/*.cpp")
+    list(APPEND bench_sources ${found})
+  endforeach()
+  if(NOT bench_sources)
+    return()
+  endif()
+  add_executable(bench_s${nn} ${bench_sources})
+  target_link_libraries(bench_s${nn} PRIVATE looplab_s${nn} benchmark::benchmark_main)
+  target_include_directories(bench_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/bench")
+  add_test(NAME s${nn}.bench_smoke
+           COMMAND bench_s${nn} --benchmark_min_time=0.0001 --benchmark_format=console)
+  set_tests_properties(s${nn}.bench_smoke PROPERTIES LABELS "stage${nn};bench_smoke" TIMEOUT 300)
 endfunction()
 
 # One CTest test per scenario twin: CPython runs the Python program and must
