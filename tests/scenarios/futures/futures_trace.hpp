@@ -1,11 +1,10 @@
 // futures_trace.hpp: what the futures scenario twins share: the io and timer
 // scenarios' helpers (socket pair, t=0.250 lines, one-turn runs, Python's
-// spelling of strings and bools), plus Python's "TypeName: message" of an
-// exception and the number of descriptors the loop watches.
+// spelling of strings and bools), plus errno's names and the number of
+// descriptors the loop watches.
 #pragma once
 
 #include <cerrno>
-#include <exception>
 #include <string>
 
 #include "looplab/event_loop.hpp"
@@ -13,17 +12,6 @@
 #include "scenarios/io/io_trace.hpp"
 
 namespace looplab::testing {
-
-/// Python's f"{type(e).__name__}: {e}" of what `fn` throws ("" if nothing).
-template <typename F>
-std::string raised_by(F&& fn) {
-  try {
-    fn();
-  } catch (...) {
-    return describe_exception(std::current_exception());
-  }
-  return "";
-}
 
 /// The name errno.errorcode gives the error numbers these scenarios meet.
 inline std::string errno_name(int error) {
