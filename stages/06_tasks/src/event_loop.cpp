@@ -3,6 +3,7 @@
 #include <fcntl.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <iostream>
@@ -376,23 +377,31 @@ void EventLoop::close() {
 
 // [close_hooks]
 namespace {
+// A few at most: one per kind of code built on the loop (today, the tasks'
+// registry). A plain array, so a loop destroyed at the program's exit never
+// meets a list that was destroyed before it.
+constexpr std::size_t kMaxCloseHooks = 8;
 std::mutex close_hooks_mutex;
-std::vector<EventLoop::CloseHook> close_hooks;  // added once each, never removed
+std::array<EventLoop::CloseHook, kMaxCloseHooks> close_hooks{};
+std::size_t close_hook_count = 0;
 }  // namespace
 
 void EventLoop::add_close_hook(CloseHook hook) {
   std::lock_guard lock(close_hooks_mutex);
-  close_hooks.push_back(hook);
+  if (close_hook_count == kMaxCloseHooks) throw RuntimeError("add_close_hook(): too many hooks");
+  close_hooks[close_hook_count++] = hook;
 }
 
 void EventLoop::run_close_hooks() noexcept {
-  std::vector<CloseHook> hooks;
+  std::array<CloseHook, kMaxCloseHooks> hooks{};
+  std::size_t count = 0;
   {
     // Copied: a hook may close another loop.
     std::lock_guard lock(close_hooks_mutex);
     hooks = close_hooks;
+    count = close_hook_count;
   }
-  for (CloseHook hook : hooks) hook(*this);
+  for (std::size_t i = 0; i < count; ++i) hooks[i](*this);
 }
 // [close_hooks]
 
