@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "looplab/context.hpp"
@@ -236,6 +237,34 @@ TEST(Creation, GatherOfCoroutinesRunsThemConcurrentlyInArgumentOrder) {
       t.loop.run_until_complete(gather_return_exceptions(t.loop, std::move(coros)));
   EXPECT_EQ(outcomes.size(), 2U);
   EXPECT_EQ(t.now(), 3.0);
+}
+
+// asyncio's registry of tasks is one for the process: a task made on one
+// thread may end on another, when a loop is handed to a thread after its
+// first tasks were made, and the registry stays whole.
+TEST(Registry, ATaskMadeOnOneThreadMayEndOnAnother) {
+  TestLoop t;
+  Task<int> task = create_task(
+      t.loop,
+      [](int value) -> Coro<int> {
+        co_await sleep(0s);
+        co_return value;
+      },
+      7);
+  Task<int> other = create_task(
+      t.loop, [](int value) -> Coro<int> { co_return value; }, 8);
+  EXPECT_EQ(all_tasks(t.loop).size(), 2U);
+  std::thread runner([&t, task] { t.loop.run_until_complete(task); });
+  runner.join();
+  EXPECT_EQ(task.result(), 7);
+  EXPECT_EQ(other.result(), 8);
+  EXPECT_TRUE(all_tasks(t.loop).empty());
+  // The registry still works for tasks made here afterwards.
+  Task<int> later = create_task(
+      t.loop, [](int value) -> Coro<int> { co_return value; }, 9);
+  EXPECT_EQ(all_tasks(t.loop).size(), 1U);
+  t.loop.run_until_complete(later);
+  EXPECT_TRUE(all_tasks(t.loop).empty());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "looplab/task.hpp"
 
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <variant>
 
@@ -21,9 +22,13 @@ namespace {
 // asyncio's _current_tasks, for the one loop a thread runs.
 thread_local TaskBase* running_task = nullptr;
 
-// asyncio's _scheduled_tasks: the pending tasks of the loops of this thread,
-// linked through the tasks themselves; all_tasks(loop) picks one loop's.
-thread_local TaskBase* pending_tasks = nullptr;
+// asyncio's _scheduled_tasks: the pending tasks of every loop, linked
+// through the tasks themselves; all_tasks(loop) picks one loop's. One list
+// for the process, as asyncio's, so that a task may be made on one thread
+// and end on another (a loop handed to a thread after its first tasks were
+// made). The lock costs a task two uncontended lock/unlock pairs in its life.
+std::mutex registry_mutex;
+TaskBase* pending_tasks = nullptr;
 
 // Task names, "Task-1", "Task-2"..., counted across the process as asyncio does.
 std::atomic<std::uint64_t> task_counter{0};
@@ -178,12 +183,14 @@ int TaskBase::uncancel() noexcept {
 
 // [task_registry]
 void TaskBase::enter_registry() noexcept {
+  std::lock_guard lock(registry_mutex);
   next_ = pending_tasks;
   if (next_ != nullptr) next_->previous_ = this;
   pending_tasks = this;
 }
 
 void TaskBase::leave_registry() noexcept {
+  std::lock_guard lock(registry_mutex);
   if (previous_ != nullptr) {
     previous_->next_ = next_;
   } else if (pending_tasks == this) {
@@ -217,8 +224,11 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
   // Held first: destroying one task's frame may drop the last reference to
   // another.
   std::vector<std::pair<TaskBase*, Ref<FutureBase>>> pending;
-  for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
-    if (task->loop_ == &loop) pending.emplace_back(task, Ref<FutureBase>(&task->as_future()));
+  {
+    std::lock_guard lock(registry_mutex);  // not held below: a handler may make tasks
+    for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
+      if (task->loop_ == &loop) pending.emplace_back(task, Ref<FutureBase>(&task->as_future()));
+    }
   }
   for (auto& [task, keep] : pending) {
     if (!task->root_) continue;  // forgotten meanwhile
@@ -238,6 +248,7 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
 
 std::vector<TaskBase*> all_tasks(EventLoop& loop) {
   std::vector<TaskBase*> tasks;
+  std::lock_guard lock(registry_mutex);
   for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
     if (task->loop_ == &loop) tasks.push_back(task);
   }
