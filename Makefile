@@ -10,7 +10,7 @@ NPROC := $(shell nproc)
 # Tests run in parallel: none depends on timing (the virtual clock) or shares state.
 CTEST_FLAGS ?= --output-on-failure --parallel $(NPROC)
 
-.PHONY: help test report deps check-stages lint format build-dev test-dev test-clang test-tsan \
+.PHONY: help test report deps check-stages test-tools lint format build-dev test-dev test-clang test-tsan \
         test-export check-assignments assignment autograder book book-check check-kqueue clean
 
 help:
@@ -39,6 +39,10 @@ test: deps check-stages test-dev test-clang lint test-tsan check-assignments
 
 check-stages:
 	tools/stage check
+
+# The Python tools' unit tests (also run by ctest, label `tools`).
+test-tools:
+	PYTHONPATH=tools:comparisons python3 -m unittest discover -s tests/tools
 
 build-dev:
 	cmake --preset dev
@@ -93,8 +97,8 @@ CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | g
 TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
 
 # One formatting and lint configuration for every stage. clang-tidy reads the clang build's compile commands.
-PY_SOURCES = tools/stage tools/assignment tools/book $(shell git ls-files -co --exclude-standard -- '*.py' | grep -v '^build/')
-SHELL_SCRIPTS = .ci/run tools/install-deps book/assignments/gradescope/setup.sh book/assignments/gradescope/run_autograder
+PY_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.py' | grep -v '^build/')
+SHELL_SCRIPTS = .ci/run tools/install-deps tools/stage tools/assignment tools/book book/assignments/gradescope/setup.sh book/assignments/gradescope/run_autograder
 
 lint:
 	clang-format --dry-run --Werror $(CXX_SOURCES)

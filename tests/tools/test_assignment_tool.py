@@ -1,28 +1,17 @@
 """Tests for tools/assignment's region handling and grading rules (no build).
 
-Run from the repo root:  python3 -m unittest discover -s tests/tools -v
+Run from the repo root:  make test-tools
 """
-import importlib.util
-import sys
+import tempfile
 import unittest
-from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "assignment"
+from looplab_tools import assignment as A
+from looplab_tools import stage as stage_tool
 
-
-def load_tool():
-    sys.dont_write_bytecode = True
-    loader = SourceFileLoader("assignment_tool", str(TOOL))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return module
-
-
-A = load_tool()
-STAGE = A.STAGE_TOOL.Stage("02_b", 2, "B", "01_a", [], [])
-REGION = A.STAGE_TOOL.Region("timers_body", STAGE, "src/loop.cpp",
-                             "// TODO(chapter 2): queue the due timers.\nreturn 0;\n")
+STAGE = stage_tool.Stage("02_b", 2, "B", "01_a", [], [])
+REGION = stage_tool.Region("timers_body", STAGE, "src/loop.cpp",
+                           "// TODO(chapter 2): queue the due timers.\nreturn 0;\n")
 SOURCE = ("int run() {\n"
           "  // [run]\n"
           "  int due = 0;\n"
@@ -101,7 +90,6 @@ class GradingTest(unittest.TestCase):
         self.assertNotIn("hidden", summary)
 
     def test_junit_skips_failures_and_passes_are_told_apart(self):
-        import tempfile
         xml = ('<testsuite><testcase name="p"/><testcase name="f"><failure message="x"/></testcase>'
                '<testcase name="s"><skipped message="y"/><system-out>Skipped\nwhy</system-out></testcase>'
                '</testsuite>')
@@ -120,7 +108,7 @@ class RepositoryRegionsTest(unittest.TestCase):
     def test_every_stage_declares_regions_whose_giveaway_lines_are_found(self):
         regions = A.regions()
         chapters = {r.chapter for r in regions.values()}
-        stages, _ = A.STAGE_TOOL.load_stages(A.ROOT)
+        stages, _ = stage_tool.load_stages(A.ROOT)
         self.assertEqual(chapters, {s.number for s in stages.values()})
         for region in regions.values():
             lines = A.solution_lines(region)

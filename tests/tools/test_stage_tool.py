@@ -1,18 +1,16 @@
 """Tests for tools/stage, each on a throwaway git repo with three fake stages.
 
-Run from the repo root:  python3 -m unittest discover -s tests/tools -v
-                    or:  python3 tests/tools/test_stage_tool.py
+Run from the repo root:  make test-tools
 """
-import importlib.util
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
-from importlib.machinery import SourceFileLoader
 from pathlib import Path
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "stage"
+from looplab_tools import stage as stage_tool
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "stage"  # the launcher
 GIT_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
@@ -32,15 +30,6 @@ FEATURES = ("# feature groups\n"
 def manifest(title, parent, changed):
     listed = ", ".join(f'"{c}"' for c in changed)
     return f'title = "{title}"\nparent = "{parent}"\nchanged = [{listed}]\n'
-
-
-def load_tool():
-    """Import tools/stage as a module (to call export_stage directly)."""
-    sys.dont_write_bytecode = True
-    loader = SourceFileLoader("stage_tool", str(TOOL))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(module)
-    return module
 
 
 class StageToolTest(unittest.TestCase):
@@ -99,7 +88,7 @@ class StageToolTest(unittest.TestCase):
         return (self.root / rel).read_text()
 
     def stage(self, *args, root=None):
-        res = subprocess.run([sys.executable, str(TOOL), "--root", str(root or self.root), *args],
+        res = subprocess.run([str(TOOL), "--root", str(root or self.root), *args],
                              env=GIT_ENV, capture_output=True, text=True)
         return res.returncode, res.stdout + res.stderr
 
@@ -260,7 +249,7 @@ class StageToolTest(unittest.TestCase):
         self.assertEqual(self.stage("export", "02", str(dest))[0], 2)
 
     def test_export_function(self):
-        tool = load_tool()
+        tool = stage_tool
         with tempfile.TemporaryDirectory() as tmp:
             files = tool.export_stage(self.root, "3", Path(tmp) / "course")
             self.assertIn("tests/c_group/t.txt", files)
@@ -282,7 +271,7 @@ class StageToolTest(unittest.TestCase):
         self.add_region()
         # the assignment folder is the stage's own: 03_c need not copy it
         self.assertCheck(0, "stage check: 3 stages consistent")
-        tool = load_tool()
+        tool = stage_tool
         regions = tool.load_regions(self.root)
         self.assertEqual(list(regions), ["timers_body"])
         self.assertEqual(regions["timers_body"].chapter, 2)
@@ -290,7 +279,7 @@ class StageToolTest(unittest.TestCase):
 
     def test_replace_regions_indents_the_stub(self):
         marked = self.add_region()
-        tool = load_tool()
+        tool = stage_tool
         regions = tool.load_regions(self.root)
         starter = tool.replace_regions(
             marked, regions, lambda r, indent, markers, body: [markers[0], *tool.indented(r.stub, indent), markers[1]])
