@@ -661,7 +661,7 @@ def colored_diff(text):
 
 def later_stage_diff(stage, parent, mirror):
     """Chapter NN of a later stage: its diff against the parent, markers removed."""
-    tool = [sys.executable, str(ROOT / "tools" / "stage"), "--root", str(mirror), "diff", stage.num]
+    tool = [str(ROOT / "tools" / "stage"), "--root", str(mirror), "diff", stage.num]
     stat = subprocess.run(tool + ["--stat"], capture_output=True, text=True, check=True).stdout
     full = subprocess.run(tool, capture_output=True, text=True, check=True).stdout
     (GENERATED / f"stage_{stage.num}.diff").write_text(full)
