@@ -94,7 +94,7 @@ autograder:
 	tools/assignment autograder $(STAGE) build/autograder-$(STAGE) $(if $(HIDDEN),--hidden $(HIDDEN))
 
 CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build/')
-TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
+TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/assignment/lab/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
 
 # One formatting and lint configuration for every stage. clang-tidy reads the clang build's compile commands.
 PY_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.py' | grep -v '^build/')

@@ -162,6 +162,7 @@ function(looplab_add_stage stage_dir)
   if(LOOPLAB_BUILD_BENCH)
     looplab_stage_bench(${nn} "${features}")
   endif()
+  looplab_stage_lab("${stage_dir}" ${nn})
 endfunction()
 
 # looplab_sNN, everything the chapter teaches, and demo_sNN, its demo.
@@ -279,6 +280,41 @@ function(looplab_stage_hidden_tests nn)
   target_link_libraries(tests_s${nn}_hidden PRIVATE looplab_s${nn} looplab_testing GTest::gtest_main)
   target_include_directories(tests_s${nn}_hidden PRIVATE "${PROJECT_SOURCE_DIR}/tests")
   looplab_discover_tests(tests_s${nn}_hidden "s${nn}.hidden." "stage${nn};hidden" "")
+endfunction()
+
+# A stage's extension lab, if it has one: its reference in the repository
+# (stages/NN_*/assignment/lab/, which the book never shows), its stubbed
+# copy in an assignment's starter (stages/NN_*/lab/). looplab_sNN_lab holds
+# the lab's code over the stage's library; its public tests are labelled
+# "lab", which the grader scores as a group of its own; its benchmark, if
+# any, is bench_sNN_lab, smoke-run like the stage's.
+function(looplab_stage_lab stage_dir nn)
+  set(lab "${stage_dir}/assignment/lab")
+  if(NOT EXISTS "${lab}/src")
+    set(lab "${stage_dir}/lab")
+  endif()
+  file(GLOB lab_sources CONFIGURE_DEPENDS "${lab}/src/*.cpp")
+  if(NOT lab_sources)
+    return()
+  endif()
+  add_library(looplab_s${nn}_lab STATIC ${lab_sources})
+  target_include_directories(looplab_s${nn}_lab PUBLIC "${lab}/include")
+  target_link_libraries(looplab_s${nn}_lab PUBLIC looplab_s${nn})
+  if(LOOPLAB_BUILD_TESTS)
+    file(GLOB lab_tests CONFIGURE_DEPENDS "${lab}/tests/*_test.cpp")
+    add_executable(tests_s${nn}_lab ${lab_tests})
+    target_link_libraries(tests_s${nn}_lab PRIVATE looplab_s${nn}_lab looplab_testing GTest::gtest_main)
+    target_include_directories(tests_s${nn}_lab PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+    looplab_discover_tests(tests_s${nn}_lab "s${nn}.lab." "stage${nn};lab" "")
+  endif()
+  file(GLOB lab_bench CONFIGURE_DEPENDS "${lab}/bench/*.cpp")
+  if(LOOPLAB_BUILD_BENCH AND lab_bench)
+    add_executable(bench_s${nn}_lab ${lab_bench})
+    target_link_libraries(bench_s${nn}_lab PRIVATE looplab_s${nn}_lab benchmark::benchmark_main)
+    add_test(NAME s${nn}.lab.bench_smoke
+             COMMAND bench_s${nn}_lab --benchmark_min_time=0.0001 --benchmark_format=console)
+    set_tests_properties(s${nn}.lab.bench_smoke PROPERTIES LABELS "stage${nn};bench_smoke" TIMEOUT 300)
+  endif()
 endfunction()
 
 # The differential tester (tests/differential/README.md): differential_sNN
