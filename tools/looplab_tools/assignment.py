@@ -44,16 +44,20 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".cc"}
 TODO = re.compile(r"TODO\(chapter (\d+)\):")
 HIDDEN_EXAMPLE = "assignment/hidden"   # a stage's example set of hidden tests
+LAB = "assignment/lab"   # a stage's extension lab: its reference, tests and lab.toml
+STARTER_LAB = "lab"     # where the starter holds it, stubbed, in the stage's folder
 
 # How much each group of tests weighs in the score (pintos-style split). Weights
 # are shared among the groups that have tests.
-WEIGHTS = {"new feature": 60, "earlier stages": 25, "parity with CPython": 15, "hidden": 25}
+WEIGHTS = {"new feature": 60, "earlier stages": 25, "parity with CPython": 15, "extension lab": 30,
+           "hidden": 25}
 # How CTest selects each group, the one source of the groups: group_of() sorts
 # by these labels, and every handout quotes them (tools/book checks it).
 GROUP_SELECTION = {
     "new feature": "CTest label `since{nn}`, not `scenario`",
     "earlier stages": "CTest label `stage{nn}`, neither `since{nn}` nor `scenario`",
     "parity with CPython": "CTest label `scenario` (the C++ side; `cpython` checks the twin)",
+    "extension lab": "CTest label `lab` (the tests in `lab/tests/` of the stage)",
     "hidden": "CTest label `hidden`",
 }
 # Gradescope shows hidden tests to the student only once the grades are published.
@@ -75,6 +79,29 @@ def regions(root=ROOT):
         return stage_tool.load_regions(root)
     except stage_tool.StageError as error:
         raise AssignmentError(str(error)) from None
+
+
+def lab_of(stage, root=ROOT):
+    """(lab.toml's table, {name: Region}) of the stage's extension lab, or
+    (None, {}) if it has none. A lab region's file is given relative to the
+    lab's folder; its Region names it from the stage's folder."""
+    path = root / stage.path / LAB / "lab.toml"
+    if not path.is_file():
+        return None, {}
+    try:
+        data = tomllib.loads(path.read_text())
+    except ValueError as error:
+        raise AssignmentError(f"{stage.path}/{LAB}/lab.toml: {error}") from None
+    for key in ("title", "hours"):
+        if not isinstance(data.get(key), str):
+            raise AssignmentError(f"{stage.path}/{LAB}/lab.toml: needs a {key}")
+    known = {}
+    for name, entry in data.get("regions", {}).items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) \
+                or not isinstance(entry.get("stub"), str):
+            raise AssignmentError(f"{stage.path}/{LAB}/lab.toml: [regions.{name}] needs a file and a stub")
+        known[name] = stage_tool.Region(name, stage, f"{LAB}/{entry['file']}", entry["stub"].lstrip("\n"))
+    return data, known
 
 
 # --------------------------------------------------------------- regions ----
@@ -137,7 +164,8 @@ def find_stage(key):
 def editable_files(tree, stage):
     """What a student may change: the stage's library sources and headers."""
     base = tree / stage.path
-    return sorted(str(p.relative_to(tree)) for sub in ("src", "include") for p in (base / sub).rglob("*")
+    folders = [base / "src", base / "include", base / STARTER_LAB / "src", base / STARTER_LAB / "include"]
+    return sorted(str(p.relative_to(tree)) for folder in folders for p in folder.rglob("*")
                   if p.is_file() and p.suffix in SOURCE_SUFFIXES)
 
 
@@ -158,12 +186,15 @@ def make_starter(key, out):
         path = out / stage.path / file
         path.write_text(starter_text(path.read_text(), known, stage.number, name=str(path)))
         stubbed.append(f"{stage.path}/{file}")
+    lab, lab_stubbed = copy_lab(stage, out / stage.path / STARTER_LAB)
+    stubbed += [f"{stage.path}/{STARTER_LAB}/{file}" for file in lab_stubbed]
 
     editable = editable_files(out, stage)
     grading = out / "grading"
     grading.mkdir()
     (grading / "assignment.toml").write_text(
         f'stage = {stage.number}\nfolder = "{stage.folder}"\ntitle = "{stage.title}"\n'
+        + (f'lab = "{lab["title"]}"\n' if lab else "") +
         "editable = [\n" + "".join(f'  "{f}",\n' for f in editable) + "]\n"
         "stubbed = [\n" + "".join(f'  "{f}",\n' for f in stubbed) + "]\n")
     (out / "Makefile").write_text(STARTER_MAKEFILE.format(nn=stage.num))
@@ -176,6 +207,22 @@ def make_starter(key, out):
             if path.is_file() and rel.parts[0] != "grading" and "build" not in rel.parts:
                 tar.add(path, arcname=str(rel))
     return stage, stubbed
+
+
+def copy_lab(stage, target):
+    """The stage's extension lab, if any, into `target` (the starter's
+    stages/NN_*/lab/), each region replaced by its stub; lab.toml stays behind.
+    Returns (lab.toml's table or None, [stubbed files, relative to target])."""
+    lab, known = lab_of(stage)
+    if lab is None:
+        return None, []
+    source = ROOT / stage.path / LAB
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("lab.toml"))
+    files = sorted({region.file.removeprefix(f"{LAB}/") for region in known.values()})
+    for file in files:
+        path = target / file
+        path.write_text(starter_text(path.read_text(), known, stage.number, name=str(path)))
+    return lab, files
 
 
 STARTER_MAKEFILE = """\
@@ -273,6 +320,8 @@ def group_of(labels, stage_number):
         return None  # checks the Python twin, not the student's code
     if "hidden" in labels:
         return "hidden"
+    if "lab" in labels:
+        return "extension lab"
     if "scenario" in labels:
         return "parity with CPython"
     since = next((int(label[5:]) for label in labels if label.startswith("since") and label[5:].isdigit()),
@@ -461,8 +510,9 @@ def check_autograder(key):
 def leaked_solution_lines(stage, starter):
     """[(region, line, file)] for each line of the stage's regions that the
     starter still holds, in any of its files."""
-    wanted = {line: region.name for region in regions().values() if region.chapter == stage.number
-              for line in solution_lines(region)}
+    mine = [region for region in regions().values() if region.chapter == stage.number]
+    mine += lab_of(stage)[1].values()
+    wanted = {line: region.name for region in mine for line in solution_lines(region)}
     found = []
     for path in sorted(starter.rglob("*")):
         if not path.is_file() or "build" in path.relative_to(starter).parts:
@@ -474,6 +524,19 @@ def leaked_solution_lines(stage, starter):
         for line in {line.strip() for line in text.splitlines()} & wanted.keys():
             found.append((wanted[line], line, str(path.relative_to(starter))))
     return sorted(found), len(wanted)
+
+
+def reference_submission(stage, starter, work):
+    """The reference as a student's submission: each file the starter lets a
+    student edit, taken from the repository (a lab's from its assignment/lab/)."""
+    submission = work / "reference"
+    shutil.rmtree(submission, ignore_errors=True)
+    lab_prefix = f"{stage.path}/{STARTER_LAB}/"
+    for rel in read_config(starter)["editable"]:
+        source = ROOT / (f"{stage.path}/{LAB}/{rel.removeprefix(lab_prefix)}" if rel.startswith(lab_prefix) else rel)
+        (submission / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, submission / rel)
+    return submission
 
 
 def check(key):
@@ -521,8 +584,14 @@ def check(key):
             problems.append(f"hidden tests reach results.json with visibility {sorted(shown)}, "
                             "not after_published")
 
+    lab = groups.get("extension lab")
+    if lab_of(stage)[0] is not None and not (lab and lab[0] < lab[1]):
+        problems.append("the starter's extension lab fails none of its tests" if lab
+                        else "the extension lab's tests were not graded")
+
     # Then the reference, on the same tree (only the stubbed files rebuild).
-    reference, groups = grade(starter, ROOT, work, quiet=True, hidden=hidden_dir)
+    reference, groups = grade(starter, reference_submission(stage, starter, work), work, quiet=True,
+                              hidden=hidden_dir)
     print(f"assignment {stage.num}: reference scores {reference:.1f}/100 "
           + ", ".join(f"{g} {p}/{t}" for g, (p, t, _) in groups.items()))
     if reference < 100.0:
