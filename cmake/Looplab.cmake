@@ -307,6 +307,25 @@ function(looplab_stage_lab stage_dir nn)
     target_include_directories(tests_s${nn}_lab PRIVATE "${PROJECT_SOURCE_DIR}/tests")
     looplab_discover_tests(tests_s${nn}_lab "s${nn}.lab." "stage${nn};lab" "")
   endif()
+  # Scenario twins of the lab (lab/scenarios/NAME.cpp, its CPython twin
+  # comparisons/scenarios/labNN/NAME.py): the C++ side is graded with the lab.
+  file(GLOB lab_scenarios CONFIGURE_DEPENDS "${lab}/scenarios/*.cpp")
+  if(LOOPLAB_BUILD_TESTS AND lab_scenarios)
+    add_executable(scenarios_s${nn}_lab ${lab_scenarios})
+    target_link_libraries(scenarios_s${nn}_lab PRIVATE looplab_s${nn}_lab looplab_scenario_main)
+    target_include_directories(scenarios_s${nn}_lab PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+    foreach(source IN LISTS lab_scenarios)
+      get_filename_component(name "${source}" NAME_WE)
+      add_test(NAME s${nn}.lab.scenario.${name}
+               COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
+                       cpp ${source} --binary $<TARGET_FILE:scenarios_s${nn}_lab>)
+      set_tests_properties(s${nn}.lab.scenario.${name} PROPERTIES LABELS "stage${nn};lab;scenario" TIMEOUT 60)
+      add_test(NAME cpython.lab${nn}.${name}
+               COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py
+                       cpython ${source})
+      set_tests_properties(cpython.lab${nn}.${name} PROPERTIES LABELS "stage${nn};lab;cpython" TIMEOUT 120)
+    endforeach()
+  endif()
   file(GLOB lab_bench CONFIGURE_DEPENDS "${lab}/bench/*.cpp")
   if(LOOPLAB_BUILD_BENCH AND lab_bench)
     add_executable(bench_s${nn}_lab ${lab_bench})

@@ -100,8 +100,12 @@ def _parse_version(text: str, source: Path, number: int) -> Tuple[int, ...]:
 
 
 def twin_of(scenario: Path) -> Path:
-    """tests/scenarios/<group>/<name>.cpp -> comparisons/scenarios/<group>/<name>.py"""
-    return COMPARISONS_DIR / "scenarios" / scenario.parent.name / (scenario.stem + ".py")
+    """tests/scenarios/<group>/<name>.cpp -> comparisons/scenarios/<group>/<name>.py;
+    an extension lab's, stages/NN_*/assignment/lab/scenarios/<name>.cpp (lab/
+    in a starter) -> comparisons/scenarios/labNN/<name>.py"""
+    stage = next((folder.name for folder in scenario.resolve().parents if folder.parent.name == "stages"), None)
+    group = f"lab{stage[:2]}" if stage is not None else scenario.parent.name
+    return COMPARISONS_DIR / "scenarios" / group / (scenario.stem + ".py")
 
 
 def run(command: List[str]) -> subprocess.CompletedProcess:

@@ -577,7 +577,10 @@ def export_files(root, stage):
     for top in SHARED_DIRS + GROUPED_DIRS:
         files += [f"{top}/{p}" for p in walk(root / top, skip={".git", "build"})]
     files += [f"{stage.path}/{p}" for p in sorted(stage_files(root, stage) | {MANIFEST})]
-    return [f for f in files if not f.startswith(tuple(excluded))]
+    # An extension lab's CPython twins (comparisons/scenarios/labNN/) go with their stage only.
+    own_lab_twins = f"comparisons/scenarios/lab{stage.num}/"
+    return [f for f in files if not f.startswith(tuple(excluded))
+            and (not f.startswith("comparisons/scenarios/lab") or f.startswith(own_lab_twins))]
 
 
 def export_stage(root, stage, dest):
