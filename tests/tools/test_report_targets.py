@@ -1,0 +1,223 @@
+"""Tests for looplab_report.policy and looplab_report.targets: targets.toml,
+and its targets checked against a run's figures.
+
+Run from the repo root:  make test-tools
+"""
+import unittest
+
+from looplab_report import policy, targets
+from looplab_report.model import Implementation, Results
+
+# The stages' policy, short: two goals of a stage 04 and one of a stage 05.
+TOML = """
+[pollers]
+backends = ["select", "epoll", "io_uring"]
+first_stage = 4
+epoll_baseline_groups = ["io"]
+
+[echo]
+server = "tcp_echo_server"
+first_stage = 4
+backends = ["epoll"]
+
+[coro_echo]
+server = "tcp_echo_coro_server"
+first_stage = 6
+backend = "epoll"
+prefix = "tcp_echo_coro"
+connections = [1, 10]
+name = "coro"
+label = "coroutine server"
+twin = "streams"
+
+[[targets]]
+stage = 4
+workloads = ["ping", "pong"]
+checks = [
+    { name = "epoll/floor", ratio = "looplab:epoll / epoll_floor", goal = "<= 1.1" },
+    { name = "io_uring/epoll", ratio = "looplab:io_uring / looplab:epoll", goal = "<= 1" },
+]
+
+[[targets]]
+stage = 4
+workloads = ["tcp_echo_1"]
+measure = "server_cpu"
+checks = [{ name = "cpu", ratio = "cpython_asyncio_protocol / looplab:epoll", goal = ">= 3" }]
+
+[[targets]]
+stage = 5
+workloads = ["future_resolve"]
+checks = [{ name = "asyncio/looplab", ratio = "cpython_asyncio / looplab", goal = ">= 30" }]
+"""
+
+
+def looplab(results, stage, backend=None):
+    """Add looplab stage NN (or one of its backends) to `results`."""
+    suffix, label = (f"_{backend}", f" ({backend})") if backend else ("", "")
+    impl = Implementation(f"looplab_s{stage:02d}{suffix}", f"looplab stage {stage:02d}{label}",
+                          "looplab", baseline="cpython_asyncio", stage=stage, backend=backend)
+    results.impls[impl.id] = impl
+    return impl
+
+
+def other(results, impl_id, label, kind="native"):
+    impl = Implementation(impl_id, label, kind)
+    results.impls[impl_id] = impl
+    return impl
+
+
+def run_with(figures):
+    """Results with {workload: {impl id: ns}} recorded for impls made from their ids."""
+    results = Results()
+    for workload, by_impl in figures.items():
+        for impl_id, ns in by_impl.items():
+            if impl_id not in results.impls:
+                if impl_id.startswith("looplab_s"):
+                    stage, _, backend = impl_id[len("looplab_s"):].partition("_")
+                    looplab(results, int(stage), backend or None)
+                else:
+                    other(results, impl_id, impl_id.replace("_", " "))
+            results.record(workload, results.impls[impl_id], ns)
+    return results
+
+
+class Policy(unittest.TestCase):
+    def test_the_project_file(self):
+        rules = policy.load()
+        self.assertEqual(rules.first_poller_stage, 4)
+        self.assertIn("epoll", rules.backends)
+        self.assertEqual([spec.id for spec in rules.targets], [
+            "reader_pingpong:epoll/floor", "reader_pingpong:epoll/libuv",
+            "reader_pingpong:io_uring/epoll", "reader_pingpong_idle1000:epoll/floor",
+            "reader_pingpong_idle1000:epoll/libuv", "reader_pingpong_idle1000:io_uring/epoll",
+            "tcp_echo_1:server_cpu:looplab/libuv", "tcp_echo_1:server_cpu:asyncio/looplab",
+            "tcp_echo_1:server_user_cpu:looplab/libuv", "tcp_echo_1:server_user_cpu:asyncio/looplab",
+            "future_resolve:asyncio/looplab", "task_sleep0:asyncio/looplab"])
+
+    def test_checks_expand_workload_by_workload(self):
+        specs = policy.parse(TOML).targets
+        self.assertEqual([spec.id for spec in specs],
+                         ["ping:epoll/floor", "ping:io_uring/epoll", "pong:epoll/floor",
+                          "pong:io_uring/epoll", "tcp_echo_1:cpu", "future_resolve:asyncio/looplab"])
+        first = specs[0]
+        self.assertEqual((first.stage, first.measure, first.op, first.limit), (4, "wall", "<=", 1.1))
+        self.assertEqual(first.numerator, policy.Operand("looplab", "epoll"))
+        self.assertEqual(first.denominator, policy.Operand("impl", "epoll_floor"))
+        self.assertEqual(specs[4].measure, "server_cpu")
+        self.assertEqual(specs[5].denominator, policy.Operand("looplab", ""))
+        self.assertIsInstance(specs[1].limit, float)
+
+    def test_a_new_stage_adds_a_target_with_data_only(self):
+        more = TOML + """
+[[targets]]
+stage = 7
+workloads = ["eager_task"]
+checks = [{ name = "asyncio/looplab", ratio = "cpython_asyncio / looplab", goal = "> 50" }]
+"""
+        spec = policy.parse(more).targets[-1]
+        self.assertEqual((spec.id, spec.stage, spec.op, spec.limit),
+                         ("eager_task:asyncio/looplab", 7, ">", 50.0))
+        results = run_with({"eager_task": {"cpython_asyncio": 6000.0, "looplab_s07": 100.0}})
+        target = targets.check_target(spec, results)
+        self.assertEqual((target.value, target.met, target.stage), (60.0, True, 7))
+
+    def test_bad_data_is_a_policy_error(self):
+        for bad in [TOML.replace('goal = "<= 1.1"', 'goal = "~ 1.1"'),
+                    TOML.replace('goal = "<= 1.1"', 'goal = "<=1.1"'),
+                    TOML.replace('"looplab:epoll / epoll_floor"', '"looplab:epoll"'),
+                    TOML.replace('"looplab:epoll / epoll_floor"', '"looplab:epoll / x:y"'),
+                    TOML.replace('measure = "server_cpu"', 'measure = "joules"'),
+                    TOML.replace("[coro_echo]", "[coro]"),
+                    TOML + "[[targets]]\nstage = 9\nworkloads = ['w']\nchecks = [{ name = 'n' }]\n",
+                    "this is not = = toml"]:
+            with self.subTest(bad=bad[-60:]), self.assertRaises(policy.PolicyError):
+                policy.parse(bad)
+
+
+class CheckTargets(unittest.TestCase):
+    def setUp(self):
+        self.specs = policy.parse(TOML).targets
+
+    def check(self, results, spec_id):
+        return next(target for target in targets.check_targets(results, self.specs)
+                    if target.spec.id == spec_id)
+
+    def test_met_and_not_met(self):
+        results = run_with({"ping": {"looplab_s04_epoll": 105.0, "looplab_s04_io_uring": 120.0,
+                                     "epoll_floor": 100.0}})
+        floor = self.check(results, "ping:epoll/floor")
+        self.assertAlmostEqual(floor.value, 1.05)
+        self.assertEqual((floor.met, floor.status, floor.stage), (True, "met", 4))
+        self.assertEqual(floor.numerator, "looplab_s04_epoll")
+        self.assertEqual(floor.what, "ping: looplab stage 04 (epoll) / epoll floor")
+        self.assertEqual(floor.goal, "≤\u00a01.1×")
+        self.assertEqual(floor.text, "ping: looplab stage 04 (epoll) / epoll floor = 1.05× "
+                                     "(target ≤\u00a01.1×): met")
+        uring = self.check(results, "ping:io_uring/epoll")
+        self.assertEqual((uring.met, uring.status, uring.measured), (False, "not met", "1.14×"))
+
+    def test_bounds_are_inclusive_or_not_as_the_operator_says(self):
+        results = run_with({"ping": {"looplab_s04_epoll": 110.0, "epoll_floor": 100.0,
+                                     "looplab_s04_io_uring": 110.0}})
+        self.assertTrue(self.check(results, "ping:epoll/floor").met)      # <= 1.1, at 1.1
+        self.assertTrue(self.check(results, "ping:io_uring/epoll").met)   # <= 1, at 1
+
+    def test_the_latest_stage_that_has_both_rows(self):
+        results = run_with({"ping": {"looplab_s04_epoll": 90.0, "looplab_s05_epoll": 95.0,
+                                     "epoll_floor": 100.0},
+                            "pong": {"looplab_s05_epoll": 1.0}})
+        looplab(results, 6)  # ran, but has no epoll row of ping
+        self.assertEqual(self.check(results, "ping:epoll/floor").stage, 5)
+        # No stage has both: the latest is named.
+        pong = self.check(results, "pong:epoll/floor")
+        self.assertEqual((pong.stage, pong.value, pong.met), (6, None, None))
+        self.assertEqual(pong.status, "not measured (looplab stage 06 (epoll) did not run; "
+                                      "epoll floor did not measure pong)")
+
+    def test_missing_data_says_what_is_missing(self):
+        results = run_with({"ping": {"looplab_s04_epoll": 90.0}, "other": {"epoll_floor": 1.0}})
+        target = self.check(results, "ping:epoll/floor")
+        self.assertIsNone(target.met)
+        self.assertEqual(target.missing, "epoll floor did not measure ping")
+        self.assertEqual(target.measured, "n/a")
+
+    def test_a_zero_figure_is_not_divided_by(self):
+        results = run_with({"ping": {"looplab_s04_epoll": 90.0, "epoll_floor": 0.0}})
+        target = self.check(results, "ping:epoll/floor")
+        self.assertEqual(target.missing, "epoll floor's figure is 0: the run was too short to "
+                                         "measure it")
+
+    def test_no_stage_from_the_target_stage_on(self):
+        results = run_with({"ping": {"looplab_s04_epoll": 90.0, "epoll_floor": 100.0}})
+        future = self.check(results, "future_resolve:asyncio/looplab")
+        self.assertEqual(future.missing, "no looplab stage ≥ 05 ran")
+        self.assertEqual(future.denominator_label, "looplab stage ≥ 05")
+
+    def test_server_cpu_comes_from_tcp_echo(self):
+        results = run_with({"tcp_echo_1": {"looplab_s04_epoll": 9000.0,
+                                           "cpython_asyncio_protocol": 20000.0}})
+        results.tcp["tcp_echo_1"] = {"looplab_s04_epoll": {"server_cpu_ns_per_request": 2000.0},
+                                     "cpython_asyncio_protocol": {"server_cpu_ns_per_request": 7000.0}}
+        target = self.check(results, "tcp_echo_1:cpu")
+        self.assertEqual((target.value, target.met), (3.5, True))
+        self.assertTrue(target.what.startswith("tcp_echo_1 server CPU per request: "))
+
+    def test_no_targets_before_the_first_stage_that_set_one(self):
+        results = run_with({"ping": {"looplab_s03": 1.0, "epoll_floor": 1.0}})
+        self.assertEqual(targets.check_targets(results, self.specs), [])
+        self.assertEqual(targets.check_targets(Results(), self.specs), [])
+
+    def test_as_json(self):
+        results = run_with({"future_resolve": {"looplab_s05": 30.0, "cpython_asyncio": 1000.0}})
+        data = self.check(results, "future_resolve:asyncio/looplab").as_json()
+        self.assertEqual(set(data), {"id", "workload", "measure", "numerator", "denominator",
+                                     "value", "op", "limit", "met", "stage", "text"})
+        self.assertEqual((data["value"], data["met"], data["stage"], data["limit"]),
+                         (33.3333, True, 5, 30.0))
+
+    def test_stage_span(self):
+        self.assertEqual(targets.stage_span(self.specs), (4, 5))
+
+
+if __name__ == "__main__":
+    unittest.main()
