@@ -1,0 +1,124 @@
+"""The runs, in order: each stage's C++ benchmark binary, the native C
+programs, then each twin under each Python loop (the tcp_echo runs are
+echo_plan's)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from looplab_report import policy
+from looplab_report.model import ASYNCIO_EPOLL_ID, Implementation, Results, Workload, stage_implementation
+
+CPP_TIMEOUT_S = 900
+NATIVE_TIMEOUT_S = 300
+TWIN_TIMEOUT_S = 300
+
+
+@dataclass
+class Job:
+    """One program run: a C++ benchmark binary, or one twin under one loop."""
+
+    impl: Implementation
+    title: str              # progress line, e.g. "cpython 3.13 asyncio call_soon_batch"
+    command: list[str]
+    raw: Path               # the JSON file the program writes
+    timeout: int
+    role: str = "benchmark"  # "benchmark" (ns per op) or "tcp_echo" (tcp_echo.py's figures)
+    env: Optional[dict[str, str]] = None  # set in the program's environment
+    # Asked just before the run: a reason to skip it (given what ran before), or None.
+    skip: Optional[Callable[[Results], Optional[str]]] = None
+
+    def command_text(self) -> str:
+        settings = [f"{name}={value}" for name, value in (self.env or {}).items()]
+        return " ".join(settings + self.command)
+
+
+def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
+                  repetitions: int, results: Results) -> list[Job]:
+    """One run of each stage's bench_sNN, with Google Benchmark's own repetitions."""
+    jobs = []
+    for stage, binary in cpp:
+        impl = stage_implementation(stage)
+        results.impls[impl.id] = impl
+        raw = raw_dir / f"{impl.id}.json"
+        command = [str(binary), "--benchmark_format=json", f"--benchmark_out={raw}",
+                   f"--benchmark_repetitions={repetitions}",
+                   "--benchmark_report_aggregates_only=false"]
+        if quick:
+            command.append("--benchmark_min_time=0.01")
+        jobs.append(Job(impl, f"c++ {binary.name}", command, raw, CPP_TIMEOUT_S))
+    return jobs
+
+
+def plan_native_jobs(native: Sequence[tuple[Implementation, Path]], raw_dir: Path,
+                     quick: bool, repetitions: int, results: Results) -> list[Job]:
+    """One run of each native C program (they run both I/O workloads)."""
+    jobs = []
+    for impl, binary in native:
+        results.impls[impl.id] = impl
+        raw = raw_dir / f"{impl.id}.json"
+        command = [str(binary), "--out", str(raw), "--repetitions", str(repetitions)]
+        if quick:
+            command.append("--quick")
+        jobs.append(Job(impl, f"native {binary.name}", command, raw, NATIVE_TIMEOUT_S))
+    return jobs
+
+
+def asyncio_epoll_implementation(cpp: Sequence[tuple[int, Path]], python_impls: list[Implementation],
+                                 results: Results) -> Optional[Implementation]:
+    """asyncio on its default selector (epoll on Linux) on the newest CPython, the
+    baseline of the kernel-side backends: planned once a stage with pollers runs."""
+    newest = next((impl for impl in python_impls if impl.id == "cpython_asyncio"), None)
+    first = policy.load().first_poller_stage
+    if newest is None or not any(stage >= first for stage, _ in cpp):
+        return None
+    impl = Implementation(ASYNCIO_EPOLL_ID, f"{newest.label} (epoll)", "asyncio",
+                          baseline="cpython_asyncio", interpreter=newest.interpreter)
+    results.impls[impl.id] = impl
+    return impl
+
+
+def twin_job(workload: Workload, impl: Implementation, extra: list[str], raw_dir: Path,
+             quick: bool, repetitions: int) -> Job:
+    """One twin under one Python loop."""
+    loop = "uvloop" if impl.kind == "uvloop" else "asyncio"
+    raw = raw_dir / f"{impl.id}--{workload.name}.json"
+    # -I: isolated mode, so PYTHONASYNCIODEBUG and friends cannot creep in.
+    command = [impl.interpreter.path, "-I", str(workload.twin), "--loop", loop,
+               "--repetitions", str(repetitions), "--out", str(raw)] + extra
+    if quick:
+        command.append("--quick")
+    title = f"cpython {impl.interpreter.short_version} {loop} {workload.name}"
+    if extra:
+        title += " (epoll)"
+    return Job(impl, title, command, raw, TWIN_TIMEOUT_S)
+
+
+def plan_jobs(cpp: Sequence[tuple[int, Path]], twins: list[Workload],
+              python_impls: list[Implementation], raw_dir: Path,
+              quick: bool, repetitions: int, results: Results,
+              native: Sequence[tuple[Implementation, Path]] = ()) -> list[Job]:
+    """The runs, in order: C++ binaries, the native C programs, then each
+    workload under each Python loop.
+
+    Running one workload's Python variants back to back means slow drift on the
+    machine (other load, clock changes) hits them alike, which keeps their
+    ratios honest.
+    """
+    jobs = plan_cpp_jobs(cpp, raw_dir, quick, repetitions, results)
+    jobs += plan_native_jobs(native, raw_dir, quick, repetitions, results)
+    for impl in python_impls:
+        results.impls[impl.id] = impl
+    # The io twins run asyncio on select(), to compare like with like against
+    # looplab's select() stage; from the first stage with pollers the kernel-side
+    # backends are set against asyncio on its default selector (epoll on Linux), run here too.
+    asyncio_epoll = asyncio_epoll_implementation(cpp, python_impls, results)
+    for workload in twins:
+        results.workloads[workload.name] = workload
+        variants = [(impl, []) for impl in python_impls]
+        if asyncio_epoll is not None and workload.group in policy.load().epoll_baseline_groups:
+            variants.insert(1, (asyncio_epoll, ["--selector", "default"]))
+        jobs += [twin_job(workload, impl, extra, raw_dir, quick, repetitions)
+                 for impl, extra in variants]
+    return jobs

@@ -1,0 +1,74 @@
+"""The report's JSON files: summary.json, implementations.json and header.json,
+for programs (the book, tools/looplab_tools/book.py) rather than readers."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable
+
+from looplab_report import tables
+from looplab_report.model import Implementation, Results
+
+
+def summary(results: Results, targets: Iterable = ()) -> dict:
+    """summary.json's content: {workload: {impl id: ns/op}} (tcp_echo_C: wall ns
+    per request), plus three keys that start with "_" and are not workloads:
+    "_targets" (a list: each target's ratio, bound and "met"), "_fd_scaling"
+    ({stage impl id: {backend: {idle descriptors: ns per round trip}}}) and
+    "_tcp_echo" ({tcp_echo_C: {impl id: {"ns_per_request", "requests_per_second",
+    "server_cpu_ns_per_request", "compared_with"}}})."""
+    content = {workload: {impl: round(ns, 3) for impl, ns in figures.items()}
+               for workload, figures in results.ns_per_op.items()}
+    content["_targets"] = [target.as_json() for target in targets]
+    content["_fd_scaling"] = {
+        impl_id: {backend: {str(idle): round(ns, 3) for idle, ns in sorted(points.items())}
+                  for backend, points in series.items()}
+        for impl_id, series in results.fd_scaling.items()}
+    content["_tcp_echo"] = {
+        workload: {impl_id: {**{name: round(value, 3) for name, value in figures.items()},
+                             "compared_with": tables.tcp_baseline(results.impls[impl_id], by_impl,
+                                                                  workload)}
+                   for impl_id, figures in by_impl.items()}
+        for workload, by_impl in results.tcp.items()}
+    return content
+
+
+def described(impl: Implementation, results: Results) -> dict:
+    """What implementations.json says of one implementation."""
+    entry = {
+        "label": impl.label,
+        "kind": impl.kind,
+        "compared_with": impl.baseline,
+        "stage": impl.stage,
+        "backend": impl.backend,
+        "program": impl.program,
+        "interpreter": impl.interpreter.path if impl.interpreter else None,
+        "python_version": impl.interpreter.version_str if impl.interpreter else None,
+    }
+    notes = {workload: by_impl[impl.id] for workload, by_impl in sorted(results.notes.items())
+             if impl.id in by_impl}
+    if notes:
+        entry["notes"] = notes  # {workload: what the benchmark's label says}
+    if impl.id in results.python_gc:
+        gc_states = sorted(results.python_gc[impl.id])
+        entry["gc"] = gc_states[0] if len(gc_states) == 1 else gc_states
+    return entry
+
+
+def implementations(results: Results) -> dict:
+    """implementations.json's content: {impl id: what it stands for}, in table order."""
+    return {impl.id: described(impl, results) for impl in results.impls.values()}
+
+
+def header(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """header.json's content: {label: value}, the header of report.md and index.html."""
+    return dict(rows)
+
+
+def write_summaries(results: Results, out_dir: Path, targets: Iterable = (),
+                    header_rows: Iterable[tuple[str, str]] = ()) -> None:
+    """Write summary.json, implementations.json and header.json into `out_dir`."""
+    (out_dir / "summary.json").write_text(
+        json.dumps(summary(results, targets), indent=2, sort_keys=True) + "\n")
+    (out_dir / "implementations.json").write_text(json.dumps(implementations(results), indent=2) + "\n")
+    (out_dir / "header.json").write_text(json.dumps(header(header_rows), indent=2) + "\n")

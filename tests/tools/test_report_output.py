@@ -1,0 +1,247 @@
+"""Tests for what the report writes: looplab_report.tables (the rows),
+markdown (report.md), html (index.html) and summary (summary.json,
+implementations.json, header.json), on a small made-up run.
+
+Run from the repo root:  make test-tools
+"""
+import json
+import re
+import tempfile
+import unittest
+from pathlib import Path
+
+import pythons
+from looplab_report import html, markdown, policy, summary, tables, targets
+from looplab_report.model import ASYNCIO_EPOLL_ID, Implementation, Report, Results, Workload
+
+NEWEST = pythons.Interpreter("/opt/python3.13", (3, 13, 0), "CPython")
+HOST = pythons.Interpreter("/usr/bin/python3", (3, 11, 2), "CPython")
+HEADER = [("date", "2025-01-01 12:00 UTC"), ("machine", "a CPU, 2 CPUs, 1.0 GiB RAM"),
+          ("mode", "quick (smoke test: small batches, 1 repetition); 1 repetition(s), median reported"),
+          ("Python gc", "on (the twins ran with CPython's cyclic garbage collector enabled, "
+                        "as real programs run)")]
+
+
+def sample_results():
+    """A run of stage 04 (own row and epoll), the raw epoll floor, asyncio on two
+    interpreters and uvloop: two workloads, fd_scaling and tcp_echo_1."""
+    results = Results()
+    for impl in [
+        Implementation("looplab_s04", "looplab stage 04", "looplab", "cpython_asyncio", stage=4),
+        Implementation("looplab_s04_epoll", "looplab stage 04 (epoll)", "looplab",
+                       ASYNCIO_EPOLL_ID, stage=4, backend="epoll"),
+        Implementation("epoll_floor", "raw epoll floor (C)", "native", "cpython_asyncio"),
+        Implementation("cpython_asyncio", "CPython 3.13.0 asyncio", "asyncio", interpreter=NEWEST),
+        Implementation("uvloop_host_asyncio", "CPython 3.11.2 asyncio", "asyncio",
+                       "cpython_asyncio", interpreter=HOST),
+        Implementation("uvloop", "uvloop 0.17.0 (CPython 3.11.2)", "uvloop",
+                       "uvloop_host_asyncio", interpreter=HOST),
+        Implementation(ASYNCIO_EPOLL_ID, "CPython 3.13.0 asyncio (epoll)", "asyncio",
+                       "cpython_asyncio", interpreter=NEWEST),
+        Implementation("cpython_asyncio_protocol", "CPython 3.13.0 asyncio, Protocol server",
+                       "asyncio", interpreter=NEWEST, program="echo/asyncio_protocol_server.py"),
+    ]:
+        results.impls[impl.id] = impl
+    results.workloads["call_soon_batch"] = Workload(
+        "call_soon_batch", "callback_queue", "call_soon_batch: queue N callbacks.\n\nOne op: one\n"
+        "callback.", Path("asyncio/callback_queue/call_soon_batch.py"))
+    figures = {"call_soon_batch": {"looplab_s04": 50.0, "cpython_asyncio": 1000.0,
+                                   "uvloop_host_asyncio": 800.0, "uvloop": 400.0},
+               "reader_pingpong": {"looplab_s04": 5000.0, "looplab_s04_epoll": 4000.0,
+                                   "epoll_floor": 3900.0, "cpython_asyncio": 12000.0}}
+    for workload, by_impl in figures.items():
+        for impl_id, ns in by_impl.items():
+            results.record(workload, results.impls[impl_id], ns)
+    results.notes["reader_pingpong"] = {"looplab_s04": "select | the default"}
+    results.fd_scaling["looplab_s04"] = {"epoll": {1: 4000.0, 1000: 4100.0},
+                                         "select": {1: 4200.0, 1000: 90000.0}}
+    results.tcp["tcp_echo_1"] = {
+        "looplab_s04_epoll": {"ns_per_request": 14000.0, "requests_per_second": 71428.6,
+                              "server_cpu_ns_per_request": 2000.0},
+        "cpython_asyncio_protocol": {"ns_per_request": 17000.0, "requests_per_second": 58823.5,
+                                     "server_cpu_ns_per_request": 8000.0,
+                                     "server_user_cpu_ns_per_request": 5000.0}}
+    results.record("tcp_echo_1", results.impls["looplab_s04_epoll"], 14000.0)
+    results.record("tcp_echo_1", results.impls["cpython_asyncio_protocol"], 17000.0)
+    results.python_gc = {"cpython_asyncio": {"on"}, "uvloop": {"on"}}
+    results.warnings.append("No bin/libuv_pingpong: the libuv (C) row was not measured.")
+    return results
+
+
+def sample_report(out_dir=Path("/tmp/report")):
+    results = sample_results()
+    checked = [targets.check_target(spec, results) for spec in policy.load().targets
+               if spec.workload == "reader_pingpong"]
+    charts = {"call_soon_batch": [out_dir / "charts" / "call_soon_batch.svg"]}
+    return Report(results, list(HEADER), charts, None, out_dir, checked)
+
+
+class Tables(unittest.TestCase):
+    def setUp(self):
+        self.results = sample_results()
+
+    def test_workload_rows_and_their_baselines(self):
+        rows = tables.table_rows("call_soon_batch", self.results)
+        self.assertEqual(rows, [
+            ("looplab stage 04", "50.0", "20.0× faster", "CPython 3.13.0 asyncio", ""),
+            ("CPython 3.13.0 asyncio", "1,000", "1× (baseline)", "", ""),
+            ("CPython 3.11.2 asyncio", "800", "1.2× faster", "CPython 3.13.0 asyncio", ""),
+            ("uvloop 0.17.0 (CPython 3.11.2)", "400", "2.0× faster",
+             "CPython 3.11.2 asyncio (same interpreter)", "")])
+
+    def test_the_epoll_baseline_falls_back_to_its_own_when_it_did_not_run(self):
+        rows = tables.table_rows("reader_pingpong", self.results)
+        epoll = next(row for row in rows if row[0] == "looplab stage 04 (epoll)")
+        self.assertEqual(epoll[2:4], ("3.0× faster", "CPython 3.13.0 asyncio"))
+
+    def test_a_baseline_that_did_not_run(self):
+        del self.results.ns_per_op["call_soon_batch"]["uvloop_host_asyncio"]
+        uvloop = tables.table_rows("call_soon_batch", self.results)[-1]
+        self.assertEqual(uvloop[2:4], ("n/a", "CPython 3.11.2 asyncio did not run"))
+
+    def test_the_note_column_only_when_a_row_has_a_note(self):
+        header, rows = tables.workload_table("call_soon_batch", self.results)
+        self.assertEqual(header, ["implementation", "ns/op", "ratio", "compared with"])
+        self.assertEqual({len(row) for row in rows}, {4})
+        header, rows = tables.workload_table("reader_pingpong", self.results)
+        self.assertEqual(header[-1], "note")
+        self.assertEqual(rows[0][-1], "select | the default")
+
+    def test_tcp_rows(self):
+        rows = tables.tcp_rows("tcp_echo_1", self.results)
+        self.assertEqual(rows, [
+            ("looplab stage 04 (epoll)", "14,000", "71,429", "2,000", "n/a", "4.0× less CPU",
+             "CPython 3.13.0 asyncio, Protocol server"),
+            ("CPython 3.13.0 asyncio, Protocol server", "17,000", "58,824", "8,000", "5,000",
+             "1× (baseline)", "")])
+
+    def test_fd_scaling_rows(self):
+        header, rows = tables.fd_scaling_rows(self.results)
+        self.assertEqual(header, ["idle descriptors", "select", "epoll"])  # the policy's order
+        self.assertEqual(rows, [["1", "4,200", "4,000"], ["1,000", "90,000", "4,100"]])
+
+    def test_workload_order(self):
+        self.assertEqual([w.name for w in tables.workload_order(self.results)],
+                         ["call_soon_batch", "reader_pingpong"])  # twins first, tcp_echo apart
+        self.assertEqual(sorted(["tcp_echo_coro_10", "tcp_echo_100", "tcp_echo_coro_1", "tcp_echo_1",
+                                 "tcp_echo_10"], key=tables.tcp_workload_order),
+                         ["tcp_echo_1", "tcp_echo_10", "tcp_echo_100", "tcp_echo_coro_1",
+                          "tcp_echo_coro_10"])
+
+
+class Markdown(unittest.TestCase):
+    def test_table(self):
+        lines = markdown.markdown_table(["name", "ns", "what"], [["a|b", "1,000", "two\nlines"]], {1})
+        self.assertEqual(lines, ["| name | ns | what |", "|---|---:|---|",
+                                 "| a\\|b | 1,000 | two lines |", ""])
+
+    def test_report(self):
+        text = markdown.write_markdown(sample_report())
+        lines = text.splitlines()
+        headings = [line for line in lines if line.startswith("#")]
+        self.assertEqual(headings, ["# looplab benchmark report", "## Notes", "## Targets",
+                                    "## How to read this", "## call_soon_batch", "## reader_pingpong",
+                                    "## fd_scaling", "## tcp_echo", "### tcp_echo_1",
+                                    "## How to reproduce"])
+        self.assertIn("- **date**: 2025-01-01 12:00 UTC", lines)
+        self.assertIn("- No bin/libuv_pingpong: the libuv (C) row was not measured.", lines)
+        self.assertIn("The goals of stage 04, checked on this run's figures (ratios of medians, from "
+                      "the latest looplab stage from 04 on that has the rows). A ≤ or < goal is a "
+                      "ratio where lower is better; a ≥ goal is how many times more asyncio spends "
+                      "than looplab.", lines)
+        self.assertIn("| reader_pingpong: looplab stage 04 (epoll) / raw epoll floor (C) | 1.03× "
+                      "| ≤\u00a01.1× | met |", lines)
+        self.assertIn("| implementation | ns/op | ratio | compared with |", lines)
+        self.assertIn("| implementation | ns/op | ratio | compared with | note |", lines)
+        self.assertIn("| looplab stage 04 | 5,000 | 2.4× faster | CPython 3.13.0 asyncio "
+                      "| select \\| the default |", lines)
+        self.assertIn("call_soon_batch: queue N callbacks.", lines)
+        self.assertIn("One op: one callback.", lines)
+        self.assertIn("![call_soon_batch](charts/call_soon_batch.svg)", lines)
+        self.assertIn("| idle descriptors | select | epoll |", lines)
+        self.assertIn("|---:|---:|---:|", lines)
+        self.assertTrue(text.endswith("`implementations.json`.\n"))
+
+    def test_no_targets_no_section(self):
+        report = sample_report()
+        report.targets = []
+        self.assertNotIn("## Targets", markdown.write_markdown(report))
+
+    def test_failures(self):
+        report = sample_report()
+        report.results.failures.append("c++ bench_s04: exit status 1\n  command: bench_s04")
+        lines = markdown.write_markdown(report).splitlines()
+        start = lines.index("## Failed runs")
+        self.assertEqual(lines[start + 2:start + 6],
+                         ["```", "c++ bench_s04: exit status 1", "  command: bench_s04", "```"])
+
+
+class Html(unittest.TestCase):
+    def test_page(self):
+        with tempfile.TemporaryDirectory() as directory:
+            out = Path(directory)
+            (out / "charts").mkdir()
+            (out / "charts" / "call_soon_batch.svg").write_text("<svg/>")
+            page = html.write_html(sample_report(out))
+        self.assertTrue(page.startswith("<!DOCTYPE html>"))
+        self.assertIn("<dt>date</dt><dd>2025-01-01 12:00 UTC</dd>", page)
+        self.assertIn('<h2 id="targets">Targets</h2>', page)
+        self.assertIn('<td class="met">met</td>', page)
+        self.assertIn('<td class="note-cell">select | the default</td>', page)
+        self.assertIn('<td class="num">5,000</td>', page)
+        self.assertIn('src="data:image/svg+xml;base64,PHN2Zy8+"', page)
+        self.assertIn("<dd>on (the twins ran with CPython&#x27;s cyclic", page)
+
+    def test_status_classes(self):
+        self.assertEqual([html.status_class(s) for s in ("met", "not met", "not measured (x)")],
+                         ["met", "not-met", "unmeasured"])
+
+
+class Summaries(unittest.TestCase):
+    def test_summary_shape(self):
+        report = sample_report()
+        content = summary.summary(report.results, report.targets)
+        self.assertEqual(set(content), {"call_soon_batch", "reader_pingpong", "tcp_echo_1",
+                                        "_targets", "_fd_scaling", "_tcp_echo"})
+        self.assertEqual(content["call_soon_batch"]["looplab_s04"], 50.0)
+        self.assertEqual(content["_fd_scaling"], {"looplab_s04": {
+            "epoll": {"1": 4000.0, "1000": 4100.0}, "select": {"1": 4200.0, "1000": 90000.0}}})
+        self.assertEqual(content["_tcp_echo"]["tcp_echo_1"]["looplab_s04_epoll"]["compared_with"],
+                         "cpython_asyncio_protocol")
+        self.assertIsNone(content["_tcp_echo"]["tcp_echo_1"]["cpython_asyncio_protocol"]["compared_with"])
+        self.assertEqual([target["id"] for target in content["_targets"]],
+                         ["reader_pingpong:epoll/floor", "reader_pingpong:epoll/libuv",
+                          "reader_pingpong:io_uring/epoll"])
+
+    def test_implementations_shape(self):
+        described = summary.implementations(sample_results())
+        self.assertEqual(list(described)[:2], ["looplab_s04", "looplab_s04_epoll"])
+        keys = {"label", "kind", "compared_with", "stage", "backend", "program", "interpreter",
+                "python_version"}
+        self.assertEqual(set(described["looplab_s04_epoll"]), keys)
+        self.assertEqual(set(described["looplab_s04"]), keys | {"notes"})
+        self.assertEqual(described["looplab_s04"]["notes"], {"reader_pingpong": "select | the default"})
+        self.assertEqual(described["uvloop"]["gc"], "on")
+        self.assertEqual(described["uvloop"]["interpreter"], "/usr/bin/python3")
+        self.assertEqual(described["uvloop"]["python_version"], "3.11.2")
+
+    def test_header_is_report_md_header(self):
+        report = sample_report()
+        from_markdown = dict(re.findall(r"^- \*\*(.+?)\*\*: (.*)$", markdown.write_markdown(report),
+                                        re.M)[:len(HEADER)])
+        self.assertEqual(summary.header(report.header), from_markdown)
+        self.assertEqual(list(summary.header(report.header)), [label for label, _ in HEADER])
+
+    def test_files(self):
+        report = sample_report()
+        with tempfile.TemporaryDirectory() as directory:
+            out = Path(directory)
+            summary.write_summaries(report.results, out, report.targets, report.header)
+            self.assertEqual(sorted(path.name for path in out.iterdir()),
+                             ["header.json", "implementations.json", "summary.json"])
+            self.assertEqual(json.loads((out / "header.json").read_text()), dict(HEADER))
+            self.assertIn("_targets", json.loads((out / "summary.json").read_text()))
+
+
+if __name__ == "__main__":
+    unittest.main()
