@@ -1,0 +1,97 @@
+"""Tests for tools/book's @BENCHMARKS(NN)@ fragments, from a small report in
+tests/tools/fixtures/book/report/ (summary.json, implementations.json,
+header.json, one chart) and from no report at all.
+
+Run from the repo root:  make test-tools
+"""
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from looplab_tools.book import benchmarks
+from looplab_tools.book.config import Edition, rel
+from looplab_tools.book.report_data import read_report, report_header
+from looplab_tools.book.sources import groups_since, stages
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "book" / "report"
+
+
+class BenchmarkFragmentTest(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = Path(tmp.name)
+        self.charts = self.tmp / "charts"
+        self.charts.mkdir()
+
+    def fragment(self, report_dir, number=1):
+        return benchmarks.chapter_benchmarks(stages()[number], report_dir, read_report(report_dir, self.charts))
+
+    def test_fixture_names_stage_one_workloads(self):
+        workloads = {name for group in groups_since(1) for name, _ in benchmarks.workloads_of(group)}
+        summary = json.loads((FIXTURE / "summary.json").read_text())
+        self.assertLessEqual(set(summary), workloads, "the fixture's workloads are stage 01's")
+
+    def test_table_from_the_report(self):
+        text = self.fragment(FIXTURE)
+        self.assertIn("| workload | stage 01 | CPython asyncio | stage 01 vs asyncio | uvloop | "
+                      "uvloop vs asyncio (same interpreter) |", text)
+        # format_ns and ratio_text: the figures read as in the report.
+        self.assertIn("| `call_soon_batch` | 79.4 | 1,373 | 17.3× faster | 815 | 1.0× slower |", text)
+        self.assertIn("| `handle_cancel` | 16.7 | 546 | 32.6× faster | did not run | n/a |", text)
+        self.assertIn("- `call_soon_batch`, stage 01: no I/O poll per turn: this stage has no selector", text)
+        self.assertNotIn("handle_cancel`, stage 01: select", text, "a note that only names the selector")
+        self.assertIn("*uvloop* is uvloop 0.17.0 (CPython 3.11.2), compared with CPython 3.11.2 asyncio", text)
+
+    def test_header_from_header_json(self):
+        text = self.fragment(FIXTURE)
+        self.assertTrue(text.startswith(
+            f"Nanoseconds per operation (median), from the report in `{rel(FIXTURE)}` "
+            "(date: 2026-12-01 18:45 UTC, mode: quick). Machine: AMD EPYC, 2 CPUs. "), text[:300])
+        self.assertTrue(text.endswith(f"`{rel(FIXTURE)}/index.html` (`make report`)."))
+
+    def test_charts_copied_for_doxygen(self):
+        text = self.fragment(FIXTURE)
+        self.assertIn('\\image html bench_call_soon_batch.svg "call_soon_batch"', text)
+        self.assertTrue((self.charts / "bench_call_soon_batch.svg").is_file())
+        self.assertNotIn("bench_handle_cancel.svg", text, "the fixture has no such chart")
+
+    def test_no_header_json(self):
+        report = self.tmp / "report"
+        report.mkdir()
+        for name in ("summary.json", "implementations.json"):
+            (report / name).write_text((FIXTURE / name).read_text())
+        self.assertEqual(report_header(report), {})
+        text = self.fragment(report)
+        self.assertTrue(text.startswith(f"Nanoseconds per operation (median), from the report in `{report}`. "
+                                        "Ratios are measured"), text[:200])
+
+    def test_header_as_pairs(self):
+        (self.tmp / "header.json").write_text(json.dumps([["date", "today"], ["mode", "full"]]))
+        self.assertEqual(report_header(self.tmp), {"date": "today", "mode": "full"})
+
+    def test_no_report(self):
+        text = self.fragment(self.tmp / "nothing")
+        self.assertTrue(text.startswith("\\note The benchmark report has not been built on this machine "
+                                        f"(there is no `{self.tmp / 'nothing'}/summary.json`)."), text[:200])
+        self.assertIn("run `make report`", text)
+        for group in groups_since(1):
+            for name, _ in benchmarks.workloads_of(group):
+                self.assertIn(f"| `{name}` |", text)
+
+    def test_stage_missing_from_the_report(self):
+        text = self.fragment(FIXTURE, number=2)
+        self.assertIn("has no figures for stage 02 (it was built before this stage existed)", text)
+
+    def test_generate_writes_every_chapter(self):
+        edition = Edition("reader", self.tmp / "out")
+        fragments = benchmarks.generate_benchmarks(FIXTURE, edition)
+        self.assertEqual(sorted(fragments), sorted(stages()))
+        for number, text in fragments.items():
+            self.assertEqual((edition.generated / f"benchmarks_{number:02d}.md").read_text(), text + "\n")
+        self.assertTrue((edition.generated / "charts" / "bench_call_soon_batch.svg").is_file())
+
+
+if __name__ == "__main__":
+    unittest.main()
