@@ -46,6 +46,8 @@ Placeholders, replaced in build/book/src (NN is a stage number, two digits):
   @BENCHMARKS(NN)@    the workloads chapter NN adds, with stage NN's figures
                       next to CPython asyncio and uvloop, and the report's
                       charts; or, without a report, how to build one
+                      (build/report: summary.json, implementations.json,
+                      header.json and charts/, as `make report` writes them)
   @TESTS(NN)@         the test groups chapter NN adds: its unit test files and
                       its scenario twins, and the ctest commands that run them
 Previous/next links are not written by hand: every page in the reading order
