@@ -7,6 +7,7 @@ Run from the repo root:  make test-tools
 """
 import unittest
 
+from looplab_tools import assignment as assignment_tool
 from looplab_tools.book import lint
 from looplab_tools.book.config import BOOK, ROOT
 from looplab_tools.book.pages import Page
@@ -126,6 +127,13 @@ class UnusedMarkerTest(unittest.TestCase):
         path = next((ROOT / "tests" / "support").glob("*.hpp"))
         self.assertEqual(self.unused(path, {"ch01": chapter_one()}), ([], []))
 
+    def test_assignment_material_is_not_the_books(self):
+        # A stage's assignment/ folder (regions, hidden tests, extension lab): no edition shows it.
+        path = ROOT / "stages" / "01_callback_queue" / "assignment" / "lab" / "src" / "x.cpp"
+        self.assertEqual(self.unused(path, {"ch01": chapter_one()}), ([], []))
+        self.assertFalse(lint.must_be_used(path))
+        self.assertTrue(lint.must_be_used(EVENT_LOOP_PATH))
+
     def test_used(self):
         marker = lint.Marker(EVENT_LOOP_PATH, "shown", [1, 2])
         errors, warnings = [], []
@@ -205,6 +213,50 @@ class PageLintTest(unittest.TestCase):
         self.assertTrue(any("\\ref: an assignment page is also the starter's README.md" in e for e in errors), errors)
         self.assertTrue(any("no placeholders in an assignment page" in e for e in errors), errors)
         self.assertTrue(any("the grading table needs a row" in e for e in errors), errors)
+
+
+class AssignmentPageTest(unittest.TestCase):
+    def grading_table(self, nn, groups):
+        rows = [f"| {group} | the tests; {assignment_tool.GROUP_SELECTION[group].format(nn=f'{nn:02d}')} | "
+                f"{assignment_tool.WEIGHTS[group]} |" for group in groups]
+        return page(f"assignments/{nn:02d}.md", "| group | what runs | weight |\n|---|---|---|\n" + "\n".join(rows),
+                    label=f"assignment{nn:02d}")
+
+    def lint_page(self, nn, groups):
+        errors = []
+        lint.lint_assignments({"page": self.grading_table(nn, groups)}, stages(), errors)
+        return errors
+
+    def stage_with_lab(self, wanted):
+        for number, stage in stages().items():
+            if (assignment_tool.lab_of(stage)[0] is not None) == wanted:
+                return number
+        self.skipTest("every stage has a lab" if not wanted else "no stage has a lab")
+
+    def test_a_full_grading_table(self):
+        nn = self.stage_with_lab(False)
+        self.assertEqual(self.lint_page(nn, [g for g in assignment_tool.WEIGHTS if g != lint.LAB_GROUP]), [])
+
+    def test_a_missing_row(self):
+        nn = self.stage_with_lab(False)
+        errors = self.lint_page(nn, ["new feature", "earlier stages", "parity with CPython"])
+        self.assertEqual(len(errors), 1)
+        self.assertIn("the grading table needs a row `| hidden | ... | 25 ...`", errors[0])
+
+    def test_a_wrong_selection(self):
+        nn = self.stage_with_lab(False)
+        page_ = self.grading_table(nn, [g for g in assignment_tool.WEIGHTS if g != lint.LAB_GROUP])
+        page_.text = page_.text.replace(f"`since{nn:02d}`", "`since99`")
+        errors = []
+        lint.lint_assignments({"page": page_}, stages(), errors)
+        self.assertTrue(any("the row of group 'new feature' must say which tests" in e for e in errors), errors)
+
+    def test_a_lab_needs_its_row(self):
+        nn = self.stage_with_lab(True)
+        errors = self.lint_page(nn, [g for g in assignment_tool.WEIGHTS if g != lint.LAB_GROUP])
+        self.assertEqual(len(errors), 1, errors)
+        self.assertIn(f"the grading table needs a row `| {lint.LAB_GROUP} |", errors[0])
+        self.assertEqual(self.lint_page(nn, list(assignment_tool.WEIGHTS)), [])
 
 
 if __name__ == "__main__":

@@ -12,8 +12,11 @@ from looplab_tools.book.pages import DOXYGEN_BLOCKS, PLACEHOLDER, PLACEHOLDER_NA
 from looplab_tools.book.sources import (CPP_SUFFIXES, EXAMPLE_DIRS, MARKER_LINE, MARKER_SUFFIXES, REGIONS,
                                         book_view, example_files, features, resolve_example, stages)
 
-# Folders whose markers must all be used by the book.
+# Folders whose markers must all be used by the book (but a stage's assignment/
+# folder: its regions, hidden tests and extension lab, which no edition shows).
 MARKERS_MUST_BE_USED = ["stages", "bench", "examples"]
+# tools/assignment's group of a stage's extension lab: only a stage with a lab grades it.
+LAB_GROUP = "extension lab"
 INCLUDE = re.compile(r"(?<!\\)[\\@](include(?:lineno|doc)?|verbinclude|dontinclude)(\{[^}]*\})?[ \t]+(\S+)")
 PAGE_REF = re.compile(r"(?<!\\)[\\@](?:ref|subpage)[ \t]+([A-Za-z0-9_]+)")
 # A \ref whose "link text" opens a quote that the line does not close.
@@ -130,7 +133,7 @@ def lint_unused_markers(pages, markers, used, errors, warnings):
                 if page.path.parent == BOOK and (m := CHAPTER_FILE.match(page.path.name))}
     waiting = {}
     for (path, name), marker in sorted(markers.items(), key=lambda item: (str(item[0][0]), item[0][1])):
-        if (path, name) in used or not any(path.is_relative_to(ROOT / top) for top in MARKERS_MUST_BE_USED):
+        if (path, name) in used or not must_be_used(path):
             continue
         number, inherited = marker_owner(path, name, known)
         if inherited:
@@ -142,6 +145,14 @@ def lint_unused_markers(pages, markers, used, errors, warnings):
                       "\\snippet in book/ (use it, or remove its two lines)")
     for number, names in sorted(waiting.items()):
         warnings.append(f"chapter {number} is not written yet, so its markers wait for it: " + ", ".join(names))
+
+
+def must_be_used(path):
+    """Whether the book must use every marker of `path` (MARKERS_MUST_BE_USED)."""
+    if not any(path.is_relative_to(ROOT / top) for top in MARKERS_MUST_BE_USED):
+        return False
+    parts = path.relative_to(ROOT).parts
+    return not (parts[0] == "stages" and len(parts) > 2 and parts[2] == stage_tool.ASSIGNMENT)
 
 
 def marker_owner(path, name, known):
@@ -303,6 +314,8 @@ def lint_assignments(pages, known, errors):
             if PLACEHOLDER.search(line):
                 errors.append(f"{page.name}:{number}: no placeholders in an assignment page (README.md)")
         for group, weight in assignment_tool.WEIGHTS.items():
+            if group == LAB_GROUP and not has_lab(known.get(nn), page, errors):
+                continue
             row = re.search(rf"^\|\s*{re.escape(group)}\s*\|.*\|\s*{weight}\b.*$", page.text, re.M)
             if not row:
                 errors.append(f"{page.name}: the grading table needs a row `| {group} | ... | {weight} ...` "
@@ -312,6 +325,17 @@ def lint_assignments(pages, known, errors):
             if selection not in row.group(0):
                 errors.append(f"{page.name}: the row of group '{group}' must say which tests the grader "
                               f"counts there, as tools/assignment does: {selection}")
+
+
+def has_lab(stage, page, errors):
+    """Whether the stage of an assignment page has an extension lab."""
+    if stage is None:
+        return False
+    try:
+        return assignment_tool.lab_of(stage)[0] is not None
+    except assignment_tool.AssignmentError as error:
+        errors.append(f"{page.name}: {error}")
+        return False
 
 
 def lint(edition):
