@@ -9,10 +9,17 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from looplab_tools.book import benchmarks
-from looplab_tools.book.config import Edition, rel
-from looplab_tools.book.report_data import read_report, report_header
-from looplab_tools.book.sources import groups_since, stages
+try:
+    from looplab_tools.book import benchmarks
+    from looplab_tools.book.config import BOOK, Edition, rel
+    from looplab_tools.book.report_data import read_report, report_header
+    from looplab_tools.book.sources import groups_since, stages
+except ModuleNotFoundError as missing:
+    if missing.name != "looplab_tools.book":
+        raise
+    raise unittest.SkipTest("no book tool in this tree (an assignment's starter)") from None
+if not (BOOK / "index.md").is_file():
+    raise unittest.SkipTest("no book in this tree (a stage exported alone)")
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "book" / "report"
 

@@ -7,10 +7,17 @@ Run from the repo root:  make test-tools
 """
 import unittest
 
-from looplab_tools.book import browser
-from looplab_tools.book.config import BOOK, edition
-from looplab_tools.book.pages import Page
-from looplab_tools.book.sources import MARKER_LINE, REGIONS, resolve_example, snippet_lines
+try:
+    from looplab_tools.book import browser
+    from looplab_tools.book.config import BOOK, edition
+    from looplab_tools.book.pages import Page
+    from looplab_tools.book.sources import MARKER_LINE, REGIONS, resolve_example, snippet_lines
+except ModuleNotFoundError as missing:
+    if missing.name != "looplab_tools.book":
+        raise
+    raise unittest.SkipTest("no book tool in this tree (an assignment's starter)") from None
+if not (BOOK / "index.md").is_file():
+    raise unittest.SkipTest("no book in this tree (a stage exported alone)")
 
 ORDER = ["mainpage", "ch01", "assignment01", "ch02"]
 

@@ -7,11 +7,18 @@ Run from the repo root:  make test-tools
 """
 import unittest
 
-from looplab_tools import assignment as assignment_tool
-from looplab_tools.book import lint
-from looplab_tools.book.config import BOOK, ROOT
-from looplab_tools.book.pages import Page
-from looplab_tools.book.sources import REGIONS, stages
+try:
+    from looplab_tools import assignment as assignment_tool
+    from looplab_tools.book import lint
+    from looplab_tools.book.config import BOOK, ROOT
+    from looplab_tools.book.pages import Page
+    from looplab_tools.book.sources import REGIONS, stages
+except ModuleNotFoundError as missing:
+    if missing.name != "looplab_tools.book":
+        raise
+    raise unittest.SkipTest("no book tool in this tree (an assignment's starter)") from None
+if not (BOOK / "index.md").is_file():
+    raise unittest.SkipTest("no book in this tree (a stage exported alone)")
 
 EVENT_LOOP = "01_callback_queue/src/event_loop.cpp"   # a stage source, as a \snippet names it
 EVENT_LOOP_PATH = ROOT / "stages" / EVENT_LOOP

@@ -9,10 +9,17 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from looplab_tools.book import pages as pages_module
-from looplab_tools.book.browser import answer_key_pages
-from looplab_tools.book.config import ANSWER_KEY_TITLE, ANSWER_KEYS, BOOK, EDITIONS, ROOT, Edition, edition
-from looplab_tools.book.pages import Page, doc_lines, page_text, reading_order
+try:
+    from looplab_tools.book import pages as pages_module
+    from looplab_tools.book.browser import answer_key_pages
+    from looplab_tools.book.config import ANSWER_KEY_TITLE, ANSWER_KEYS, BOOK, EDITIONS, ROOT, Edition, edition
+    from looplab_tools.book.pages import Page, doc_lines, page_text, reading_order
+except ModuleNotFoundError as missing:
+    if missing.name != "looplab_tools.book":
+        raise
+    raise unittest.SkipTest("no book tool in this tree (an assignment's starter)") from None
+if not (BOOK / "index.md").is_file():
+    raise unittest.SkipTest("no book in this tree (a stage exported alone)")
 
 
 def page(name, label, title="A page", text=""):
