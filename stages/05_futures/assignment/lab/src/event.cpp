@@ -1,6 +1,6 @@
 #include "looplab/lab/event.hpp"
 
-#include <algorithm>
+#include <deque>
 #include <stdexcept>
 
 namespace looplab::lab {
@@ -39,8 +39,7 @@ Future<bool> Event::wait() {
 }
 
 void Event::forget_waiter(State& state, const Future<bool>& waiter) {
-  auto found = std::find(state.waiters.begin(), state.waiters.end(), waiter);
-  if (found != state.waiters.end()) state.waiters.erase(found);
+  std::erase(state.waiters, waiter);  // it is queued once, or not at all after ~Event()
 }
 
 std::string Event::repr() const {

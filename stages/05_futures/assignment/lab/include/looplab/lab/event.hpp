@@ -15,9 +15,9 @@
 //     inline). Code that must act at once tests is_set() first.
 //   * asyncio removes a waiter from its queue in the `finally:` of wait(),
 //     when the waiting task resumes, one turn after its future completed.
-//     Here the event's own done callback on the future does it, in that same
-//     turn; the event adds it before returning the future, so it runs before
-//     any callback of the caller.
+//     Here the event's own done callback on the future does it, in the turn
+//     where asyncio's task would resume; the event adds it before returning
+//     the future, so it runs before any callback of the caller.
 // Stage 06 carries this class as API, with wait() a coroutine
 // (stages/06_tasks/include/looplab/locks.hpp).
 #pragma once
