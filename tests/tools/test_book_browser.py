@@ -7,6 +7,8 @@ Run from the repo root:  make test-tools
 """
 import unittest
 
+from looplab_tools import assignment as assignment_tool
+
 try:
     from looplab_tools.book import browser
     from looplab_tools.book.config import BOOK, edition
@@ -69,7 +71,7 @@ class CodeTest(unittest.TestCase):
         self.assertTrue(any("a snippet marker line" in p for p in problems))
 
     def test_a_task_only_in_the_course_edition(self):
-        code = f"// {browser.STUDENT_TASK} (assignment 01): the queue\n"
+        code = f"// {assignment_tool.STUDENT_TASK} (assignment 01): the queue\n"
         self.assertEqual(len(browser.check_code(code, "ch01.html", {}, edition("reader"))), 1)
         self.assertEqual(browser.check_code(code, "ch01.html", {}, edition("course")), [])
 
@@ -104,7 +106,7 @@ class SnippetEvidenceTest(unittest.TestCase):
                 match = MARKER_LINE.match(line)
                 if match and match.group(1) not in REGIONS:
                     marker = match.group(1)
-                    if browser.STUDENT_TASK in "\n".join(snippet_lines(name, marker, edition("course"))):
+                    if assignment_tool.STUDENT_TASK in "\n".join(snippet_lines(name, marker, edition("course"))):
                         return name, marker
         self.skipTest("no snippet holds an assignment region")
 
@@ -117,9 +119,9 @@ class SnippetEvidenceTest(unittest.TestCase):
     def test_the_task_in_the_course_edition(self):
         name, marker = self.snippet_with_a_region()
         wanted = browser.snippet_evidence(chapter(f"\\snippet {name} {marker}"), edition("course"))
-        self.assertTrue(any(browser.STUDENT_TASK in line for line in wanted), wanted)
+        self.assertTrue(any(assignment_tool.STUDENT_TASK in line for line in wanted), wanted)
         reader = browser.snippet_evidence(chapter(f"\\snippet {name} {marker}"), edition("reader"))
-        self.assertFalse(any(browser.STUDENT_TASK in line for line in reader), reader)
+        self.assertFalse(any(assignment_tool.STUDENT_TASK in line for line in reader), reader)
         self.assertNotEqual(wanted, reader)
 
 

@@ -43,6 +43,7 @@ from looplab_tools import stage as stage_tool
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_SUFFIXES = {".cpp", ".hpp", ".h", ".cc"}
 TODO = re.compile(r"TODO\(chapter (\d+)\):")
+STUDENT_TASK = "You write this"  # how the course edition opens a student's task
 HIDDEN_EXAMPLE = "assignment/hidden"   # a stage's example set of hidden tests
 LAB = "assignment/lab"   # a stage's extension lab: its reference, tests and lab.toml
 STARTER_LAB = "lab"     # where the starter holds it, stubbed, in the stage's folder
@@ -120,7 +121,7 @@ def starter_text(text, known, chapter, name="<text>"):
 
 def course_stub(region):
     """A region as the course edition shows it: the student's task."""
-    return TODO.sub(lambda m: f"You write this (assignment {int(m.group(1)):02d}):", region.stub)
+    return TODO.sub(lambda m: f"{STUDENT_TASK} (assignment {int(m.group(1)):02d}):", region.stub)
 
 
 def book_text(text, known, edition, name="<text>"):

@@ -42,8 +42,6 @@ FORBIDDEN_IN_CODE = [(re.compile(r"//\s*(BEGIN|END) SOLUTION"), "a solution mark
                      (re.compile(r"//\s*(BEGIN|END) STUB"), "a stub marker"),
                      (re.compile(r"TODO\(chapter"), "a stub's TODO"),
                      (re.compile(r"^\s*(//|#)\s*\[[\w.:-]+\]\s*$", re.M), "a snippet marker line")]
-# How the course edition opens a student's task (tools/assignment's course_stub).
-STUDENT_TASK = "You write this"
 LEFTOVER_PLACEHOLDER = re.compile(r"@[A-Z][A-Z_]*\(\d+\)@")
 # A Doxygen command that reached the page as text (outside code).
 RAW_COMMAND = re.compile(r"(?<![\w\\])\\(?:note|ref|snippet\w*|image|dot|enddot|msc|endmsc|verbinclude|"
@@ -66,7 +64,7 @@ def snippet_evidence(page, edition):
             lines = [text.strip() for text in snippet_lines(match.group(3), match.group(4), edition) if text.strip()]
             if lines:
                 wanted.append(max(lines, key=len))
-            wanted += [text for text in lines if STUDENT_TASK in text and text not in wanted]
+            wanted += [text for text in lines if assignment_tool.STUDENT_TASK in text and text not in wanted]
     return wanted
 
 
@@ -204,8 +202,8 @@ def check_code(code, name, giveaways, edition):
         found = pattern.search(code)
         if found:
             problems.append(f"{name}: a code block shows {what}: {found.group(0).strip()!r}")
-    if edition.name == "reader" and STUDENT_TASK in code:
-        problems.append(f"{name}: the reader's edition shows a student's task (\"{STUDENT_TASK}\")")
+    if edition.name == "reader" and assignment_tool.STUDENT_TASK in code:
+        problems.append(f"{name}: the reader's edition shows a student's task (\"{assignment_tool.STUDENT_TASK}\")")
     code_lines = {line.strip() for line in code.splitlines()}
     for line in sorted(code_lines & giveaways.keys()):
         problems.append(f"{name}: the course edition shows a line of the solution of region "
