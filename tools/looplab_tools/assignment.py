@@ -540,32 +540,11 @@ def reference_submission(stage, starter, work):
     return submission
 
 
-def check(key):
-    """Everything `make test` asks of stage NN's assignment."""
-    _, stage = find_stage(key)
-    base = ROOT / "build" / "assignments"
-    starter = base / stage.folder
-    work = base / f"grade-{stage.folder}"
-    shutil.rmtree(starter, ignore_errors=True)
-    shutil.rmtree(work, ignore_errors=True)
-    make_starter(stage.folder, starter)
+def starter_problems(stage, score, groups, took, results, hidden_dir):
+    """What is wrong with the starter's grade: it must build, keep the earlier
+    stages' tests passing, fail some new ones (and some of its lab's), get
+    partial marks, in time, with hidden tests shown only once published."""
     problems = []
-
-    leaked, searched = leaked_solution_lines(stage, starter)
-    print(f"assignment {stage.num}: the starter holds {len(leaked)} of the {searched} lines "
-          "that give its regions away")
-    problems += [f"the starter holds a line of region {name} in {file}: {line}" for name, line, file in leaked]
-
-    hidden = ROOT / stage.path / HIDDEN_EXAMPLE
-    hidden_dir = hidden if hidden.is_dir() else None
-    # The starter first, from scratch, as a student's first submission is
-    # graded: it must stay well under what a grading platform allows.
-    started = time.monotonic()
-    starter_score, groups = grade(starter, starter, work, json_path=work / "results.json", quiet=True,
-                                  hidden=hidden_dir)
-    took = time.monotonic() - started
-    print(f"assignment {stage.num}: starter scores {starter_score:.1f}/100, graded in {took:.0f} s: "
-          + ", ".join(f"{g} {p}/{t}" for g, (p, t, _) in groups.items()))
     if took > STARTER_GRADING_LIMIT_SECONDS:
         problems.append(f"grading the starter took {took:.0f} s, over {STARTER_GRADING_LIMIT_SECONDS} s")
     if not groups:
@@ -576,33 +555,69 @@ def check(key):
     new = groups.get("new feature")
     if new and new[0] == new[1]:
         problems.append("the starter already passes every new-feature test: the stubs teach nothing")
-    if not 0.0 < starter_score < 100.0:
-        problems.append(f"the starter should get partial marks, got {starter_score:.1f}")
+    if not 0.0 < score < 100.0:
+        problems.append(f"the starter should get partial marks, got {score:.1f}")
     if hidden_dir:
-        tests = json.loads((work / "results.json").read_text())["tests"]
-        shown = {t["visibility"] for t in tests if t["name"].startswith("hidden:")}
+        shown = {t["visibility"] for t in results["tests"] if t["name"].startswith("hidden:")}
         if shown != {"after_published"}:
             problems.append(f"hidden tests reach results.json with visibility {sorted(shown)}, "
                             "not after_published")
-
     lab = groups.get("extension lab")
     if lab_of(stage)[0] is not None and not (lab and lab[0] < lab[1]):
         problems.append("the starter's extension lab fails none of its tests" if lab
                         else "the extension lab's tests were not graded")
+    return problems
 
-    # Then the reference, on the same tree (only the stubbed files rebuild).
-    reference, groups = grade(starter, reference_submission(stage, starter, work), work, quiet=True,
-                              hidden=hidden_dir)
-    print(f"assignment {stage.num}: reference scores {reference:.1f}/100 "
-          + ", ".join(f"{g} {p}/{t}" for g, (p, t, _) in groups.items()))
-    if reference < 100.0:
-        problems.append(f"the reference scores {reference:.1f}, not 100")
+
+def reference_problems(stage, score, groups, hidden_dir):
+    """What is wrong with the reference's grade: anything below full marks, or
+    a group that should have been graded and was not."""
+    problems = []
+    if score < 100.0:
+        problems.append(f"the reference scores {score:.1f}, not 100")
     if not groups.get("new feature"):
         problems.append("there are no new-feature tests")
     if not hidden_dir:
         problems.append(f"no example hidden tests in {stage.path}/{HIDDEN_EXAMPLE}")
     elif not groups.get("hidden"):
         problems.append(f"the example hidden tests of {stage.path}/{HIDDEN_EXAMPLE} were not graded")
+    return problems
+
+
+def scores_line(groups):
+    return ", ".join(f"{g} {p}/{t}" for g, (p, t, _) in groups.items())
+
+
+def check(key):
+    """Everything `make test` asks of stage NN's assignment."""
+    _, stage = find_stage(key)
+    base = ROOT / "build" / "assignments"
+    starter = base / stage.folder
+    work = base / f"grade-{stage.folder}"
+    shutil.rmtree(starter, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
+    make_starter(stage.folder, starter)
+
+    leaked, searched = leaked_solution_lines(stage, starter)
+    print(f"assignment {stage.num}: the starter holds {len(leaked)} of the {searched} lines "
+          "that give its regions away")
+    problems = [f"the starter holds a line of region {name} in {file}: {line}" for name, line, file in leaked]
+
+    hidden = ROOT / stage.path / HIDDEN_EXAMPLE
+    hidden_dir = hidden if hidden.is_dir() else None
+    # The starter first, from scratch, as a student's first submission is
+    # graded: it must stay well under what a grading platform allows.
+    started = time.monotonic()
+    score, groups = grade(starter, starter, work, json_path=work / "results.json", quiet=True, hidden=hidden_dir)
+    took = time.monotonic() - started
+    print(f"assignment {stage.num}: starter scores {score:.1f}/100, graded in {took:.0f} s: {scores_line(groups)}")
+    results = json.loads((work / "results.json").read_text())
+    problems += starter_problems(stage, score, groups, took, results, hidden_dir)
+
+    # Then the reference, on the same tree (only the stubbed files rebuild).
+    score, groups = grade(starter, reference_submission(stage, starter, work), work, quiet=True, hidden=hidden_dir)
+    print(f"assignment {stage.num}: reference scores {score:.1f}/100 {scores_line(groups)}")
+    problems += reference_problems(stage, score, groups, hidden_dir)
     for problem in problems:
         print(f"assignment {stage.num}: FAIL: {problem}")
     return 1 if problems else 0
