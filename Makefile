@@ -18,7 +18,8 @@ help:
 	@echo "make report        benchmarks against CPython asyncio and uvloop -> build/report/index.html"
 	@echo "make report QUICK=1  a short version of the report"
 	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
-	@echo "make assignment STAGE=NN [OUT=dir]  write the starter project of assignment NN"
+	@echo "make assignment STAGE=NN [OUT=dir] [LAB=0]  write the starter project of assignment NN"
+	@echo "                   (LAB=0: without its extension lab)"
 	@echo "make autograder STAGE=NN [HIDDEN=dir]  Gradescope's autograder -> build/autograder-NN/autograder.zip"
 	@echo "make book          the book (Doxygen 1.9.4) -> build/book/html/index.html"
 	@echo "make book EDITION=course  the course edition: each region a student writes shown as the task"
@@ -84,9 +85,9 @@ check-assignments:
 STAGE ?=
 OUT ?= build/assignment-$(STAGE)
 assignment:
-	@test -n "$(STAGE)" || { echo "usage: make assignment STAGE=NN [OUT=dir]"; exit 2; }
+	@test -n "$(STAGE)" || { echo "usage: make assignment STAGE=NN [OUT=dir] [LAB=0]"; exit 2; }
 	rm -rf $(OUT)
-	tools/assignment make $(STAGE) $(OUT)
+	tools/assignment make $(STAGE) $(OUT) $(if $(filter 0,$(LAB)),--no-lab)
 
 # Gradescope's autograder of assignment NN: build/autograder-NN/autograder.zip.
 autograder:

@@ -170,7 +170,7 @@ def editable_files(tree, stage):
                   if p.is_file() and p.suffix in SOURCE_SUFFIXES)
 
 
-def make_starter(key, out):
+def make_starter(key, out, lab=True):
     tool, stage = find_stage(key)
     out = Path(out)
     tool.export_stage(ROOT, stage, out)
@@ -187,7 +187,7 @@ def make_starter(key, out):
         path = out / stage.path / file
         path.write_text(starter_text(path.read_text(), known, stage.number, name=str(path)))
         stubbed.append(f"{stage.path}/{file}")
-    lab, lab_stubbed = copy_lab(stage, out / stage.path / STARTER_LAB)
+    lab, lab_stubbed = copy_lab(stage, out / stage.path / STARTER_LAB) if lab else (None, [])
     stubbed += [f"{stage.path}/{STARTER_LAB}/{file}" for file in lab_stubbed]
 
     editable = editable_files(out, stage)
@@ -199,7 +199,7 @@ def make_starter(key, out):
         "editable = [\n" + "".join(f'  "{f}",\n' for f in editable) + "]\n"
         "stubbed = [\n" + "".join(f'  "{f}",\n' for f in stubbed) + "]\n")
     (out / "Makefile").write_text(STARTER_MAKEFILE.format(nn=stage.num))
-    (out / "README.md").write_text(handout(stage, stubbed))
+    (out / "README.md").write_text(handout(stage, stubbed, with_lab=lab is not None))
     # The trusted tree: the starter as handed out. The grader rebuilds from it,
     # so edits to tests, CMake files or the grader itself change nothing.
     with tarfile.open(grading / "trusted.tar.gz", "w:gz") as tar:
@@ -243,10 +243,13 @@ clean:
 """
 
 
-def handout(stage, stubbed):
+def handout(stage, stubbed, with_lab=True):
     chapter_page = ROOT / "book" / "assignments" / f"{stage.num}.md"
     body = chapter_page.read_text() if chapter_page.is_file() else ""
     body = re.sub(r"\s*\{#[\w-]+\}", "", body)  # Doxygen page anchors
+    if not with_lab:  # a starter without its lab: no Part 2, no row for it
+        body = re.sub(r"^## Part 2\b.*?(?=^## |\Z)", "", body, flags=re.S | re.M)
+        body = re.sub(r"^\| extension lab \|.*\n", "", body, flags=re.M)
     files = "".join(f"- `{f}`\n" for f in stubbed)
     groups = [g for g, since in stage_tool.features(ROOT) if since == stage.number]
     targets = " ".join(f"tests_s{stage.num}_{g}" for g in groups if (ROOT / "tests" / g).is_dir()
@@ -632,6 +635,7 @@ def main(argv=None):
     p = sub.add_parser("make", help="write a starter project")
     p.add_argument("stage")
     p.add_argument("out")
+    p.add_argument("--no-lab", action="store_true", help="leave the extension lab out (part 1 only)")
     p = sub.add_parser("grade", help="grade a submission (run inside a starter)")
     p.add_argument("--trusted", default=".", help="the starter as handed out (default: this folder)")
     p.add_argument("--submission", default=".", help="the student's tree (default: this folder)")
@@ -652,7 +656,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         if args.command == "make":
-            stage, stubbed = make_starter(args.stage, args.out)
+            stage, stubbed = make_starter(args.stage, args.out, lab=not args.no_lab)
             print(f"assignment {stage.num} written to {args.out} ({len(stubbed)} files to complete)")
             print("hand it out as is; students run `make test` and `make grade` there")
         elif args.command == "grade":
