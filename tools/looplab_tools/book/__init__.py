@@ -50,6 +50,11 @@ Placeholders, replaced in build/book/src (NN is a stage number, two digits):
                       header.json and charts/, as `make report` writes them)
   @TESTS(NN)@         the test groups chapter NN adds: its unit test files and
                       its scenario twins, and the ctest commands that run them
+  @SCENARIO(group/name)@
+                      alone on its line: one scenario twin, its C++ program
+                      (tests/scenarios/) and its CPython twin (comparisons/
+                      scenarios/) pulled in whole with \\include, and the lines
+                      both print, read from the C++ file's `// expect:` lines
 Previous/next links are not written by hand: every page in the reading order
 (the front page, then each chapter chNN followed by its assignment assignmentNN)
 gets them at its top and bottom. Doxygen reads the pages in that order, then the
@@ -67,6 +72,7 @@ The code, one job per module (tools/looplab_tools/book/):
   benchmarks.py        @BENCHMARKS(NN)@: the chapter's workloads, with or without a report
   benchmark_tables.py  the tables of @BENCHMARKS(NN)@, from the report's figures
   tests_fragment.py    @TESTS(NN)@
+  scenarios.py         @SCENARIO(group/name)@
   describe.py          what a file says about itself, for the generated tables
   doxygen.py           the Doxyfile and the Doxygen run
   build.py             the build command

@@ -42,7 +42,7 @@ FORBIDDEN_IN_CODE = [(re.compile(r"//\s*(BEGIN|END) SOLUTION"), "a solution mark
                      (re.compile(r"//\s*(BEGIN|END) STUB"), "a stub marker"),
                      (re.compile(r"TODO\(chapter"), "a stub's TODO"),
                      (re.compile(r"^\s*(//|#)\s*\[[\w.:-]+\]\s*$", re.M), "a snippet marker line")]
-LEFTOVER_PLACEHOLDER = re.compile(r"@[A-Z][A-Z_]*\(\d+\)@")
+LEFTOVER_PLACEHOLDER = re.compile(r"@[A-Z][A-Z_]*\((?:\d+|[a-z0-9_]+/[a-z0-9_]+)\)@")
 # A Doxygen command that reached the page as text (outside code).
 RAW_COMMAND = re.compile(r"(?<![\w\\])\\(?:note|ref|snippet\w*|image|dot|enddot|msc|endmsc|verbinclude|"
                          r"htmlonly|endhtmlonly|code|endcode)\b")

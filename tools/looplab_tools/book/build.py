@@ -7,7 +7,8 @@ from looplab_tools.book.demos import build_demos
 from looplab_tools.book.diffs import generate_diffs
 from looplab_tools.book.doxygen import run_doxygen, write_doxyfile
 from looplab_tools.book.lint import lint
-from looplab_tools.book.pages import write_pages
+from looplab_tools.book.pages import read_pages, write_pages
+from looplab_tools.book.scenarios import generate_scenarios
 from looplab_tools.book.tests_fragment import generate_tests
 
 
@@ -22,7 +23,7 @@ def build(edition, report_dir, demos=True):
     if demos:
         build_demos(edition)
     fragments = {"STAGE_DIFF": generate_diffs(edition), "BENCHMARKS": generate_benchmarks(report_dir, edition),
-                 "TESTS": generate_tests(edition)}
+                 "TESTS": generate_tests(edition), "SCENARIO": generate_scenarios(read_pages(), edition)}
     pages = write_pages(fragments, edition)
     run_doxygen(write_doxyfile(pages, edition), edition)
     index = edition.html / "index.html"

@@ -9,6 +9,7 @@ from looplab_tools import assignment as assignment_tool
 from looplab_tools import stage as stage_tool
 from looplab_tools.book.config import BOOK, ROOT, BookError, rel
 from looplab_tools.book.pages import DOXYGEN_BLOCKS, PLACEHOLDER, PLACEHOLDER_NAMES, SNIPPET, doc_lines, read_pages
+from looplab_tools.book.scenarios import ANY_SCENARIO, lint_scenarios
 from looplab_tools.book.sources import (CPP_SUFFIXES, EXAMPLE_DIRS, MARKER_LINE, MARKER_SUFFIXES, REGIONS,
                                         book_view, example_files, features, resolve_example, stages)
 
@@ -241,7 +242,7 @@ def lint_refs_and_placeholders(page, known, errors):
         if REF_TEXT_OPEN.search(line):
             errors.append(f"{page.name}:{number}: the quoted text of a \\ref must end on the same "
                           "line; Doxygen 1.9.4 otherwise swallows what follows into the link")
-        leftover = re.search(r"@[A-Z][A-Z_]*\([^)]*\)@", PLACEHOLDER.sub("", line))
+        leftover = re.search(r"@[A-Z][A-Z_]*\([^)]*\)@", PLACEHOLDER.sub("", ANY_SCENARIO.sub("", line)))
         if leftover:
             errors.append(f"{page.name}:{number}: {leftover.group(0)}: placeholders take a "
                           "two-digit stage number, e.g. @BENCHMARKS(01)@")
@@ -311,7 +312,7 @@ def lint_assignments(pages, known, errors):
             if command:
                 errors.append(f"{page.name}:{number}: {command.group(0)}: an assignment page is also "
                               "the starter's README.md, so it holds no Doxygen command")
-            if PLACEHOLDER.search(line):
+            if PLACEHOLDER.search(line) or ANY_SCENARIO.search(line):
                 errors.append(f"{page.name}:{number}: no placeholders in an assignment page (README.md)")
         for group, weight in assignment_tool.WEIGHTS.items():
             if group == LAB_GROUP and not has_lab(known.get(nn), page, errors):
@@ -350,6 +351,7 @@ def lint(edition):
     used = lint_snippets(pages, markers, errors)
     lint_unused_markers(pages, markers, used, errors, warnings)
     lint_pages(pages, errors, warnings)
+    lint_scenarios(pages, errors)
     for warning in warnings:
         edition.say(f"lint: note: {warning}")
     for error in errors:

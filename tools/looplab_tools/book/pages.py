@@ -121,7 +121,8 @@ def navigation(order, pages, label, where):
 
 def page_text(page, pages, order, fragments):
     """A page as the book shows it: each placeholder replaced by its fragment
-    (fragments: {name: {number: Markdown}}), the navigation bars added."""
+    (fragments: {name: {number: Markdown}}, and "SCENARIO": {group/name:
+    Markdown}), the navigation bars added."""
     text = page.text
 
     def replace(match):
@@ -129,6 +130,8 @@ def page_text(page, pages, order, fragments):
         return fragments[name][number]
 
     text = PLACEHOLDER.sub(replace, text)
+    from looplab_tools.book.scenarios import replace_scenarios  # it reads pages with doc_lines()
+    text = replace_scenarios(text, fragments.get("SCENARIO", {}))
     lines = text.splitlines()
     top = navigation(order, pages, page.label, "top")
     bottom = navigation(order, pages, page.label, "bottom")
