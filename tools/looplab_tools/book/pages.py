@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from looplab_tools.book.config import ANSWER_KEYS, BOOK, BookError, rel
+from looplab_tools.book.scenarios import replace_scenarios
 
 SNIPPET = re.compile(r"(?<!\\)[\\@](snippet(?:lineno|doc)?)(\{[^}]*\})?[ \t]+(\S+)[ \t]+\(?([A-Za-z0-9_.:-]+)\)?")
 PLACEHOLDER = re.compile(r"@([A-Z][A-Z_]*)\((\d+)\)@")
@@ -130,7 +131,6 @@ def page_text(page, pages, order, fragments):
         return fragments[name][number]
 
     text = PLACEHOLDER.sub(replace, text)
-    from looplab_tools.book.scenarios import replace_scenarios  # it reads pages with doc_lines()
     text = replace_scenarios(text, fragments.get("SCENARIO", {}))
     lines = text.splitlines()
     top = navigation(order, pages, page.label, "top")
