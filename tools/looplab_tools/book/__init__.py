@@ -19,7 +19,9 @@ Commands:
                   marker; every placeholder is known; chapters follow the
                   template; assignment pages hold no Doxygen command
   build           lint; build the demos (build/book-demos) and save their
-                  output; generate each chapter's diff, its benchmark table and
+                  output, and the output of the programs the pages show
+                  running (an example program marked `// book: run at build
+                  time`, each of book/examples/*.py); generate each chapter's diff, its benchmark table and
                   charts (from build/report, when `make report` has run); copy
                   the pages to build/book/src with the placeholders replaced
                   and the navigation added; write the Doxyfile from
@@ -66,7 +68,7 @@ The code, one job per module (tools/looplab_tools/book/):
   pages.py             the pages: reading them, their reading order, writing them
                        with the placeholders replaced and the navigation added
   lint.py              the lint command
-  demos.py             the demos' output (build/book-demos)
+  demos.py             the demos' output (build/book-demos), and the book's programs'
   diffs.py             @STAGE_DIFF(NN)@
   report_data.py       what the book reads from the benchmark report (build/report)
   benchmarks.py        @BENCHMARKS(NN)@: the chapter's workloads, with or without a report

@@ -7,6 +7,7 @@ from looplab_tools import assignment as assignment_tool
 from looplab_tools import stage as stage_tool
 from looplab_tools.book.chromium import chromium_run
 from looplab_tools.book.config import ANSWER_KEY_TITLE, ANSWER_KEYS, ROOT, BookError, rel
+from looplab_tools.book.demos import DEMO_OUTPUT, is_generated_output
 from looplab_tools.book.pages import SNIPPET, doc_lines, read_pages, reading_order
 from looplab_tools.book.sources import CPP_SUFFIXES, REGIONS, snippet_lines, stages
 
@@ -162,6 +163,7 @@ def check_page(pages, order, i, giveaways, edition):
                       for p in re.findall(r"<pre\b[^>]*>(.*?)</pre>", dom, re.S))
     problems += check_code(code, name, giveaways, edition)
     problems += check_text(dom, name)
+    problems += check_outputs(pages[label], code, name, edition)
     if re.match(r"ch(0[1-9]|[1-9]\d)$", label):
         problems += check_chapter(pages[label], dom, fragments, code, name, edition)
     shot = edition.screenshots / ("chapter" + label[2:] + ".png" if label.startswith("ch") else f"{label}.png")
@@ -169,6 +171,28 @@ def check_page(pages, order, i, giveaways, edition):
     if not shot.is_file() or shot.stat().st_size < 10_000:
         problems.append(f"{rel(shot)}: no screenshot was written")
     edition.say(f"checked {name}" + (f", screenshot {rel(shot)}" if shot.is_file() else ""))
+    return problems
+
+
+VERBINCLUDE = re.compile(r"(?<!\\)[\\@]verbinclude[ \t]+(\S+)")
+
+
+def check_outputs(page, code, name, edition):
+    """Every program output a page shows with \\verbinclude (demos.py: the
+    book's programs, run at build time) is on the rendered page: its first
+    line that is not blank, in a code block."""
+    problems = []
+    for _, line in doc_lines(page.text):
+        for match in VERBINCLUDE.finditer(line):
+            output = edition.generated / match.group(1)
+            if DEMO_OUTPUT.match(match.group(1)) or not is_generated_output(match.group(1)):
+                continue  # a demo's (check_chapter looks for it), or a file of the sources
+            first = next((text.strip() for text in output.read_text().splitlines() if text.strip()), "") \
+                if output.is_file() else None
+            if first is None:
+                problems.append(f"{name}: {rel(output)}, which the page shows, was not written")
+            elif first and first not in code:
+                problems.append(f"{name}: the output of a program ({first!r}, {match.group(1)}) is not on the page")
     return problems
 
 

@@ -7,8 +7,9 @@ from looplab_tools import assignment as assignment_tool
 from looplab_tools import stage as stage_tool
 from looplab_tools.book.config import ROOT, rel
 
-# Where \snippet, \include and \verbinclude look (Doxygen's EXAMPLE_PATH, recursive).
-EXAMPLE_DIRS = ["stages", "common", "tests", "comparisons", "bench", "examples"]
+# Where \snippet, \include and \verbinclude look (Doxygen's EXAMPLE_PATH, recursive):
+# the sources, and book/examples/, the book's own Python programs (\include tiny_loop.py).
+EXAMPLE_DIRS = ["stages", "common", "tests", "comparisons", "bench", "examples", "book/examples"]
 MARKER_SUFFIXES = {".cpp", ".hpp", ".h", ".cc", ".py"}
 CPP_SUFFIXES = {".cpp", ".hpp", ".h", ".cc"}
 
