@@ -11,7 +11,7 @@ NPROC := $(shell nproc)
 CTEST_FLAGS ?= --output-on-failure --parallel $(NPROC)
 
 .PHONY: help test report deps check-stages test-tools lint format build-dev test-dev test-clang test-tsan \
-        test-export check-assignments assignment autograder book book-check check-kqueue clean
+        test-export check-assignments assignment autograder book book-check reference-report check-kqueue clean
 
 help:
 	@echo "make test          everything CI checks: stage copies, lint, g++ ASan+UBSan, clang, TSan, exports"
@@ -24,6 +24,7 @@ help:
 	@echo "make book          the book (Doxygen 1.9.4) -> build/book/html/index.html"
 	@echo "make book EDITION=course  the course edition: each region a student writes shown as the task"
 	@echo "                   -> build/book-course/html/index.html"
+	@echo "make reference-report  after a full make report: its figures become the book's reference"
 	@echo "make book-check    both editions, checked in headless Chromium: snippets, diagrams, navigation,"
 	@echo "                   no solution in the course edition, no task in the reader's, screenshots"
 	@echo "make format        apply .clang-format to every C++ file"
@@ -139,6 +140,17 @@ report:
 	cmake --build --preset release
 	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick)
 	@echo "report: build/report/index.html and build/report/report.md"
+
+# The book's reference figures, used where no local report exists: copied
+# from a full `make report` (run it on a quiet machine first). Data only:
+# the summaries, the header (date, machine) and the charts.
+reference-report:
+	@test -f build/report/header.json || { echo "reference-report: run make report first"; exit 1; }
+	@grep -q '"mode": "full' build/report/header.json || \
+	  { echo "reference-report: build/report is a QUICK=1 run: run a full make report"; exit 1; }
+	rm -rf book/reference-report && mkdir -p book/reference-report
+	cp build/report/summary.json build/report/implementations.json build/report/header.json book/reference-report/
+	cp -r build/report/charts book/reference-report/
 
 # kqueue against a real implementation (on Linux, libkqueue found by pkg-config;
 # PKG_CONFIG_PATH may point at one installed anywhere): the newest stage built

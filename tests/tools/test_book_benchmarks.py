@@ -54,9 +54,10 @@ class BenchmarkFragmentTest(unittest.TestCase):
     def test_header_from_header_json(self):
         text = self.fragment(FIXTURE)
         self.assertTrue(text.startswith(
-            f"Nanoseconds per operation (median), from the report in `{rel(FIXTURE)}` "
+            f"Nanoseconds per operation (median), from this machine's report, `{rel(FIXTURE)}` "
             "(date: 2026-12-01 18:45 UTC, mode: quick). Machine: AMD EPYC, 2 CPUs. "), text[:300])
-        self.assertTrue(text.endswith(f"`{rel(FIXTURE)}/index.html` (`make report`)."))
+        self.assertIn(f"`{rel(FIXTURE)}/index.html` (`make report`).", text)
+        self.assertTrue(text.endswith("the reference report committed in `book/reference-report`."), text[-200:])
 
     def test_charts_copied_for_doxygen(self):
         text = self.fragment(FIXTURE)
@@ -71,7 +72,7 @@ class BenchmarkFragmentTest(unittest.TestCase):
             (report / name).write_text((FIXTURE / name).read_text())
         self.assertEqual(report_header(report), {})
         text = self.fragment(report)
-        self.assertTrue(text.startswith(f"Nanoseconds per operation (median), from the report in `{report}`. "
+        self.assertTrue(text.startswith(f"Nanoseconds per operation (median), from this machine's report, `{report}`. "
                                         "Ratios are measured"), text[:200])
 
     def test_header_as_pairs(self):
@@ -87,13 +88,27 @@ class BenchmarkFragmentTest(unittest.TestCase):
             for name, _ in benchmarks.workloads_of(group):
                 self.assertIn(f"| `{name}` |", text)
 
+    def test_without_a_local_report_the_reference_fills_in_and_says_so(self):
+        edition = Edition("reader", self.tmp / "out")
+        fragments = benchmarks.generate_benchmarks(self.tmp / "nothing", edition, reference_dir=FIXTURE)
+        text = fragments[1]
+        self.assertTrue(text.startswith("Nanoseconds per operation (median), from the reference report "
+                                        f"committed with the book, `{rel(FIXTURE)}`"), text[:200])
+        self.assertIn("| `call_soon_batch` | 79.4 |", text)
+        self.assertTrue(text.endswith("its figures replace these, and this paragraph says so."), text[-200:])
+
+    def test_a_local_report_wins_over_the_reference(self):
+        edition = Edition("reader", self.tmp / "out")
+        fragments = benchmarks.generate_benchmarks(FIXTURE, edition, reference_dir=self.tmp / "nothing")
+        self.assertIn("from this machine's report", fragments[1])
+
     def test_stage_missing_from_the_report(self):
         text = self.fragment(FIXTURE, number=2)
         self.assertIn("has no figures for stage 02 (it was built before this stage existed)", text)
 
     def test_generate_writes_every_chapter(self):
         edition = Edition("reader", self.tmp / "out")
-        fragments = benchmarks.generate_benchmarks(FIXTURE, edition)
+        fragments = benchmarks.generate_benchmarks(FIXTURE, edition, reference_dir=self.tmp / "nothing")
         self.assertEqual(sorted(fragments), sorted(stages()))
         for number, text in fragments.items():
             self.assertEqual((edition.generated / f"benchmarks_{number:02d}.md").read_text(), text + "\n")

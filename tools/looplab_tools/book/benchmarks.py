@@ -4,9 +4,9 @@ import re
 import shutil
 
 from looplab_tools.book.benchmark_tables import EXTRA_FRAGMENTS, benchmark_table
-from looplab_tools.book.config import ROOT, rel
+from looplab_tools.book.config import REFERENCE_REPORT, ROOT, rel
 from looplab_tools.book.describe import benchmark_comment, first_docstring_line, md_cell
-from looplab_tools.book.report_data import read_report
+from looplab_tools.book.report_data import read_report_or_reference
 from looplab_tools.book.sources import groups_since, stages
 
 
@@ -75,12 +75,13 @@ def no_report(stage, workloads, why):
     ])
 
 
-def generate_benchmarks(report_dir, edition):
-    """{number: Markdown} for @BENCHMARKS(NN)@."""
+def generate_benchmarks(report_dir, edition, reference_dir=REFERENCE_REPORT):
+    """{number: Markdown} for @BENCHMARKS(NN)@, from this machine's report or,
+    without one, from the reference report committed with the book."""
     charts_out = edition.generated / "charts"
     shutil.rmtree(charts_out, ignore_errors=True)  # charts of an older report must not linger
     charts_out.mkdir(parents=True)
-    data = read_report(report_dir, charts_out)
+    data = read_report_or_reference(report_dir, reference_dir, charts_out)
     fragments = {}
     for number, stage in stages().items():
         fragments[number] = chapter_benchmarks(stage, report_dir, data)
@@ -122,15 +123,22 @@ def chapter_benchmarks(stage, report_dir, data):
 
 
 def report_intro(data):
-    """Where the figures come from: the report, its date, mode and machine."""
+    """Where the figures come from: the report (this machine's, or the
+    reference committed with the book), its date, mode and machine."""
     when = ", ".join(f"{key}: {data.header[key]}" for key in ("date", "mode") if key in data.header)
-    return (f"Nanoseconds per operation (median), from the report in `{rel(data.report_dir)}`"
+    which = ("the reference report committed with the book" if data.reference
+             else "this machine's report")
+    return (f"Nanoseconds per operation (median), from {which}, `{rel(data.report_dir)}`"
             + (f" ({md_cell(when)})" if when else "") + ". "
             + (f"Machine: {md_cell(data.header['machine'])}. " if "machine" in data.header else "")
             + "Ratios are measured in the same run; the absolute times mean little on another machine.")
 
 
 def report_outro(data):
-    """Where the whole report is."""
+    """Where the whole report is, or how to measure this machine."""
+    if data.reference:
+        return ("To measure your own machine, run `make report` (a few minutes), then `make book` "
+                "again: its figures replace these, and this paragraph says so.")
     return ("The whole report, with every workload and how it was measured: "
-            f"`{rel(data.report_dir)}/index.html` (`make report`).")
+            f"`{rel(data.report_dir)}/index.html` (`make report`). Without it, the book shows the "
+            f"reference report committed in `{rel(REFERENCE_REPORT)}`.")

@@ -12,6 +12,9 @@ ANSWER_KEY_TITLE = "Answer key: chapter"  # how each of them starts
 EDITIONS = {"reader": ROOT / "build" / "book", "course": ROOT / "build" / "book-course"}
 DEMO_BUILD = ROOT / "build" / "book-demos"
 REPORT = ROOT / "build" / "report"
+# The reference report committed with the book (`make reference-report`):
+# its figures fill the benchmark sections when no local report exists.
+REFERENCE_REPORT = ROOT / "book" / "reference-report"
 
 
 class BookError(Exception):

@@ -23,6 +23,7 @@ class ReportData:
     impls: dict
     header: dict
     charts_out: Path
+    reference: bool = False  # the committed reference report, not one of this machine
 
     def label(self, impl_id):
         """How the report names an implementation."""
@@ -39,11 +40,18 @@ class ReportData:
         return ["", f'\\image html {target.name} "{caption}"']
 
 
-def read_report(report_dir, charts_out):
+def read_report(report_dir, charts_out, reference=False):
     """The report in `report_dir`, whose charts the fragments copy to
     `charts_out`; None if it has no summary.json and implementations.json."""
     summary_path, impls_path = report_dir / "summary.json", report_dir / "implementations.json"
     if not (summary_path.is_file() and impls_path.is_file()):
         return None
     return ReportData(report_dir, json.loads(summary_path.read_text()), json.loads(impls_path.read_text()),
-                      report_header(report_dir), charts_out)
+                      report_header(report_dir), charts_out, reference)
+
+
+def read_report_or_reference(report_dir, reference_dir, charts_out):
+    """This machine's report if there is one, else the reference report
+    committed with the book; None if neither exists."""
+    return (read_report(report_dir, charts_out)
+            or read_report(reference_dir, charts_out, reference=True))
