@@ -1,0 +1,33 @@
+// The parts of queue.hpp that do not depend on the item type.
+#include "looplab/lab/queue.hpp"
+
+namespace looplab::lab {
+
+QueueEmpty::QueueEmpty() : std::runtime_error("the queue is empty") {}
+QueueFull::QueueFull() : std::runtime_error("the queue is full") {}
+QueueShutDown::QueueShutDown() : std::runtime_error("the queue is shut down") {}
+
+namespace detail {
+
+// A new queue has nothing unfinished: join() returns at once.
+QueueCore::QueueCore(int maxsize) : maxsize(maxsize) { finished.set(); }
+
+EventLoop& QueueCore::get_loop() {
+  EventLoop& running = get_running_loop();
+  if (loop == nullptr) loop = &running;
+  if (loop != &running) throw RuntimeError(repr() + " is bound to a different event loop");
+  return running;
+}
+
+// Queue._format() in Lib/asyncio/queues.py, but for `_queue=[...]`.
+std::string QueueCore::repr() const {
+  std::string text = "<Queue maxsize=" + std::to_string(maxsize);
+  if (!getters.empty()) text += " _getters[" + std::to_string(getters.size()) + "]";
+  if (!putters.empty()) text += " _putters[" + std::to_string(putters.size()) + "]";
+  if (unfinished_tasks > 0) text += " tasks=" + std::to_string(unfinished_tasks);
+  if (is_shutdown) text += " shutdown";
+  return text + ">";
+}
+
+}  // namespace detail
+}  // namespace looplab::lab
