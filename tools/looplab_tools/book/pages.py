@@ -131,7 +131,8 @@ def page_text(page, pages, order, fragments):
         return fragments[name][number]
 
     text = PLACEHOLDER.sub(replace, text)
-    text = replace_scenarios(text, fragments.get("SCENARIO", {}))
+    if "@SCENARIO(" in text:  # looked up only when needed: fragments may be a defaultdict
+        text = replace_scenarios(text, fragments["SCENARIO"])
     lines = text.splitlines()
     top = navigation(order, pages, page.label, "top")
     bottom = navigation(order, pages, page.label, "bottom")
