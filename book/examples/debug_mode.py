@@ -3,7 +3,8 @@ with a synchronous call, and a coroutine that is called but never awaited.
 Chapter 0 of the looplab book; run it:
 
     python3 book/examples/debug_mode.py
-    PYTHONASYNCIODEBUG=1 python3 book/examples/debug_mode.py   # the same, without debug=True
+
+Without debug=True below, PYTHONASYNCIODEBUG=1 or python3 -X dev turns debug mode on.
 """
 import asyncio
 import logging
