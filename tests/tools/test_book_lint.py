@@ -266,5 +266,14 @@ class AssignmentPageTest(unittest.TestCase):
         self.assertEqual(self.lint_page(nn, list(assignment_tool.WEIGHTS)), [])
 
 
+class BoldCodeTest(unittest.TestCase):
+    def test_bold_opening_with_code_is_noted(self):
+        warnings = []
+        lint.lint_bold_code(page("x.md", "- **`get()`** raises\n- **A `get()`** is fine\n"
+                                         "```\n**`in code`**\n```\n"), warnings)
+        self.assertEqual(len(warnings), 1, warnings)
+        self.assertIn("book/x.md:3: a bold span opens with a code span", warnings[0])
+
+
 if __name__ == "__main__":
     unittest.main()

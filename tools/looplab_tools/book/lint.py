@@ -204,6 +204,7 @@ def lint_pages(pages, errors, warnings):
     listed = {m.group(1) for _, line in doc_lines(pages["mainpage"].text) for m in PAGE_REF.finditer(line)}
     for page in pages.values():
         lint_code_spans(page, errors)
+        lint_bold_code(page, warnings)
         if page.label != "mainpage" and page.label not in listed:
             errors.append(f"{page.name}:1: page {page.label} is not in the contents of book/index.md: "
                           f"list it there with \\ref {page.label}")
@@ -233,6 +234,34 @@ def lint_code_spans(page, errors):
                 errors.append(f"{page.name}:{number}: {span.group(0)}: a ' inside a code span makes "
                               "Doxygen 1.9.4 read `...' as a quotation, which garbles the rest of the "
                               "paragraph; use double quotes, or no quotes")
+
+
+# **`code` ...**: Doxygen 1.9.4 does not make bold an emphasis that opens with a code
+# span; the page shows the asterisks. (One that opens with a word is fine.)
+BOLD_OPENS_WITH_CODE = re.compile(r"(?<![*\w])\*\*`")
+
+
+def lint_bold_code(page, warnings):
+    """A note for each bold span of a page that opens with a code span: Doxygen
+    1.9.4 shows it as **`code`**, asterisks and all."""
+    for number, line in doc_lines_keeping_code_spans(page.text):
+        if BOLD_OPENS_WITH_CODE.search(line):
+            warnings.append(f"{page.name}:{number}: a bold span opens with a code span; Doxygen 1.9.4 "
+                            "shows its asterisks: start it with a word")
+
+
+def doc_lines_keeping_code_spans(text):
+    """(line number, text) of the lines outside fenced code, code spans kept."""
+    fence = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        opening = re.match(r"^\s*(```+|~~~+)", line)
+        if fence:
+            fence = None if opening and opening.group(1).startswith(fence) else fence
+            continue
+        if opening:
+            fence = opening.group(1)
+            continue
+        yield number, line
 
 
 def lint_refs_and_placeholders(page, known, errors):
