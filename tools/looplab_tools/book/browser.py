@@ -8,7 +8,7 @@ from looplab_tools import stage as stage_tool
 from looplab_tools.book.chromium import chromium_run
 from looplab_tools.book.config import ANSWER_KEY_TITLE, ANSWER_KEYS, ROOT, BookError, rel
 from looplab_tools.book.demos import DEMO_OUTPUT, is_generated_output
-from looplab_tools.book.pages import SNIPPET, doc_lines, read_pages, reading_order
+from looplab_tools.book.pages import SNIPPET, all_pages_in_order, doc_lines, read_pages, reading_order
 from looplab_tools.book.sources import CPP_SUFFIXES, REGIONS, snippet_lines, stages
 
 
@@ -124,8 +124,9 @@ def check_chapter(page, dom, fragments, code, name, edition):
 
 
 def check_browser(edition):
-    """Every page of the reading order as Chromium renders it, a screenshot of
-    each, and no page showing an answer key; a BookError lists the problems."""
+    """Every page as Chromium renders it (the reading order, then the
+    appendices, which have no navigation bars), a screenshot of each, and no
+    page showing an answer key; a BookError lists the problems."""
     if not (edition.html / "index.html").is_file():
         raise BookError("the book is not built: make book")
     pages = read_pages()
@@ -135,19 +136,24 @@ def check_browser(edition):
     giveaways = giveaway_lines() if edition.name == "course" else {}
     for i in range(len(order)):
         problems += check_page(pages, order, i, giveaways, edition)
+    appendices = [page.label for page in all_pages_in_order(pages) if page.label not in order]
+    for label in appendices:
+        problems += check_page(pages, [label], 0, giveaways, edition, navigation=False)
     # The exercises' answer keys are for instructors: no page of either edition shows one.
     problems += answer_key_pages(edition.html)
     if problems:
         for problem in problems:
             print(f"book check-browser: {problem}", file=sys.stderr)
         raise BookError(f"{len(problems)} problem(s) in the rendered pages")
-    edition.say(f"check-browser: {len(order)} pages in reading order look right; screenshots in "
+    edition.say(f"check-browser: {len(order)} pages in reading order and {len(appendices)} appendices "
+                "look right; screenshots in "
                 f"{rel(edition.screenshots)}"
                 + (f"; none shows any of the {len(giveaways)} lines that give a region away" if giveaways else ""))
 
 
-def check_page(pages, order, i, giveaways, edition):
-    """The problems of page `i` of the reading order as Chromium renders it; its screenshot."""
+def check_page(pages, order, i, giveaways, edition, navigation=True):
+    """The problems of page `i` of `order` as Chromium renders it (with its
+    navigation bars, for the reading order); its screenshot."""
     label = order[i]
     path = page_file(label, edition)
     if not path.is_file():
@@ -156,7 +162,7 @@ def check_page(pages, order, i, giveaways, edition):
     name = rel(path)
     if "</html>" not in dom:
         return [f"{name}: chromium returned no document"]
-    problems = check_navigation(dom, order, i, name)
+    problems = check_navigation(dom, order, i, name) if navigation else []
     fragments = re.findall(r'<div class="fragment">(.*?)</div><!-- fragment -->', dom, re.S)
     code = "\n".join(html.unescape(re.sub(r"<[^>]+>", "", f)) for f in fragments)
     code += "\n".join(html.unescape(re.sub(r"<[^>]+>", "", p))
