@@ -87,6 +87,14 @@ class TextTest(unittest.TestCase):
         problems = browser.check_text("<html><p>@TESTS(01)@</p></html>", "ch01.html")
         self.assertEqual(problems, ["ch01.html: a placeholder was not replaced: @TESTS(01)@"])
 
+    def test_the_chapter_template_shows_the_syntax_on_purpose(self):
+        page = "<html><p><code>@SCENARIO(group/name)@</code></p></html>"
+        self.assertEqual(len(browser.check_text(page, "chapter_template.html")), 1)
+        self.assertEqual(browser.check_text(page, "chapter_template.html", syntax_page=True), [])
+        code = "  // [run_once]\n"
+        self.assertEqual(len(browser.check_code(code, "chapter_template.html", {}, edition("reader"))), 1)
+        self.assertEqual(browser.check_code(code, "chapter_template.html", {}, edition("reader"), syntax_page=True), [])
+
     def test_raw_command_in_prose_but_not_in_code(self):
         self.assertEqual(len(browser.check_text("<p>see \\ref ch02 here</p>", "ch01.html")), 1)
         self.assertEqual(browser.check_text("<pre>\\ref ch02</pre><code>\\note</code>", "ch01.html"), [])
