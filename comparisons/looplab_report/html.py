@@ -1,11 +1,12 @@
-"""index.html: the same content as report.md, self-contained (charts inlined)."""
+"""index.html: the report's document (document.py) as one self-contained page, charts inlined."""
 from __future__ import annotations
 
 import base64
 from html import escape as e
-from typing import Callable, Optional
 
-from looplab_report import prose, tables, targets
+from looplab_report import document
+from looplab_report.document import (BulletList, Chart, Code, FailureLog, Fields, Heading, MarkdownOnly,
+                                     Note, Paragraph, Table)
 from looplab_report.model import Report
 
 CSS = """
@@ -32,116 +33,110 @@ td.unmeasured { color: #777; }
 """
 
 
-def html_table(header: list[str], rows: list[list[str]], numeric: set,
-               classes: Optional[dict[int, Callable[[str], str]]] = None) -> list[str]:
-    """An HTML table; the columns whose index is in `numeric` align right.
-    `classes` may give a cell's CSS class from its text, per column."""
-    parts = ["<table><tr>" + "".join(f"<th>{e(cell)}</th>" for cell in header) + "</tr>"]
-    for row in rows:
-        cells = []
-        for index, cell in enumerate(row):
-            names = (["num"] if index in numeric else []) + (
-                [classes[index](cell)] if classes and index in classes else [])
-            names = [name for name in names if name]
-            attribute = f' class="{" ".join(names)}"' if names else ""
-            cells.append(f"<td{attribute}>{e(cell)}</td>")
-        parts.append("<tr>" + "".join(cells) + "</tr>")
-    return parts + ["</table>"]
-
-
-def html_charts(report: Report, key: str) -> list[str]:
-    parts = []
-    for chart in report.charts.get(key, []):
-        data = base64.b64encode(chart.read_bytes()).decode("ascii")
-        parts += [f'<img class="chart" alt="{e(chart.stem)}" '
-                  f'src="data:image/svg+xml;base64,{data}">']
-    return parts
+def inline(parts: list) -> str:
+    """The HTML of a paragraph or list item; what only report.md says is left out."""
+    pieces = []
+    for part in parts:
+        if isinstance(part, Code):
+            pieces.append(f"<code>{e(part.text)}</code>")
+        elif isinstance(part, MarkdownOnly):
+            continue
+        else:
+            pieces.append(e(part))
+    return "".join(pieces)
 
 
 def status_class(status: str) -> str:
+    """The CSS class of a target's status cell."""
     return {"met": "met", "not met": "not-met"}.get(status, "unmeasured")
 
 
-def header_html(report: Report) -> list[str]:
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{prose.TITLE}</title>", f"<style>{CSS}</style></head><body>",
-             f"<h1>{prose.TITLE}</h1>", '<dl class="header">']
-    parts += [f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in report.header]
-    return parts + ["</dl>", f'<p class="note">{e(prose.RATIO_NOTE)}</p>']
+def cell_classes(table: Table, index: int, text: str) -> list[str]:
+    """The CSS classes of the cell `text` in column `index` of `table`."""
+    names = []
+    if index in table.numeric_columns:
+        names.append("num")
+    if index == table.status_column:
+        names.append(status_class(text))
+    if index == table.note_column:
+        names.append("note-cell")
+    return names
 
 
-def problems_html(report: Report) -> list[str]:
-    parts = []
-    notes = report.results.warnings + ([report.chart_note] if report.chart_note else [])
-    if notes:
-        parts += ["<h2>Notes</h2>", "<ul>"] + [f"<li>{e(n)}</li>" for n in notes] + ["</ul>"]
-    if report.results.failures:
-        parts += ["<h2>Failed runs</h2>"]
-        parts += [f'<div class="failure">{e(failure)}</div>' for failure in report.results.failures]
-    return parts
+def table_cell(table: Table, index: int, text: str) -> str:
+    names = cell_classes(table, index, text)
+    attribute = f' class="{" ".join(names)}"' if names else ""
+    return f"<td{attribute}>{e(text)}</td>"
 
 
-def targets_html(report: Report) -> list[str]:
-    if not report.targets:
-        return []
-    text = prose.targets_text(*targets.stage_span(target.spec for target in report.targets))
-    return (['<h2 id="targets">Targets</h2>', f"<p>{e(text)}</p>"]
-            + html_table(tables.TARGET_HEADER, tables.target_rows(report.targets),
-                         tables.TARGET_NUMERIC, {3: status_class}))
+def heading_lines(heading: Heading) -> list[str]:
+    tag = f"h{heading.level}"
+    attribute = f' id="{e(heading.anchor)}"' if heading.anchor else ""
+    return [f"<{tag}{attribute}>{e(heading.text)}</{tag}>"]
 
 
-def how_to_read_html(report: Report) -> list[str]:
-    return (["<h2>How to read this</h2>", "<ul>"]
-            + [f"<li>{e(text)}</li>" for text in prose.how_to_read(report.results)] + ["</ul>"])
+def fields_lines(fields: Fields) -> list[str]:
+    return (['<dl class="header">']
+            + [f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in fields.rows]
+            + ["</dl>"])
 
 
-def workloads_html(report: Report) -> list[str]:
-    parts = []
-    for workload in tables.workload_order(report.results):
-        parts += [f'<h2 id="{e(workload.name)}">{e(workload.name)}</h2>']
-        parts += [f"<p>{e(p)}</p>" for p in prose.description_paragraphs(workload)]
-        parts += html_table(*tables.workload_table(workload.name, report.results),
-                            tables.WORKLOAD_NUMERIC, {4: lambda _: "note-cell"})
-        parts += html_charts(report, workload.name)
-    return parts
+def note_lines(note: Note) -> list[str]:
+    return [f'<p class="note">{e(note.text)}</p>']
 
 
-def fd_scaling_html(report: Report) -> list[str]:
-    stage_id = tables.fd_scaling_latest(report.results)
-    if stage_id is None:
-        return []
-    header, rows = tables.fd_scaling_rows(report.results)
-    text = prose.FD_SCALING_TEXT.format(stage=report.results.impls[stage_id].label)
-    return (['<h2 id="fd_scaling">fd_scaling</h2>', f"<p>{e(text)}</p>"]
-            + html_table(header, rows, set(range(len(header))))
-            + html_charts(report, "fd_scaling"))
+def paragraph_lines(paragraph: Paragraph) -> list[str]:
+    return [f"<p>{inline(paragraph.parts)}</p>"]
 
 
-def tcp_echo_html(report: Report) -> list[str]:
-    results = report.results
-    if not results.tcp:
-        return []
-    parts = ['<h2 id="tcp_echo">tcp_echo</h2>']
-    parts += [f"<p>{e(p)}</p>" for p in prose.TCP_ECHO_TEXT]
-    for workload in sorted(results.tcp, key=tables.tcp_workload_order):
-        parts += [f'<h3 id="{e(workload)}">{e(workload)}</h3>']
-        parts += html_table(tables.TCP_HEADER, [list(row) for row in tables.tcp_rows(workload, results)],
-                            tables.TCP_NUMERIC)
-        parts += html_charts(report, workload)
-    return parts
+def bullet_list_lines(bullets: BulletList) -> list[str]:
+    return ["<ul>"] + [f"<li>{inline(item)}</li>" for item in bullets.items] + ["</ul>"]
 
 
-def reproduce_html() -> list[str]:
-    parts = ["<h2>How to reproduce</h2>", "<ul>"]
-    parts += [f"<li><code>{e(c)}</code>: {e(w)}</li>" for c, w in prose.HOW_TO_REPRODUCE]
-    return parts + ["</ul>", "<p>Raw Google Benchmark JSON is in <code>raw/</code>; "
-                    "<code>summary.json</code> holds the medians, keyed by the ids in "
-                    "<code>implementations.json</code>.</p>", "</body></html>", ""]
+def failure_log_lines(failure: FailureLog) -> list[str]:
+    return [f'<div class="failure">{e(failure.text)}</div>']
+
+
+def table_lines(table: Table) -> list[str]:
+    """The numeric columns align right; status and note cells get their own look."""
+    lines = ["<table><tr>" + "".join(f"<th>{e(cell)}</th>" for cell in table.header) + "</tr>"]
+    for row in table.rows:
+        cells = [table_cell(table, index, text) for index, text in enumerate(row)]
+        lines.append("<tr>" + "".join(cells) + "</tr>")
+    return lines + ["</table>"]
+
+
+def chart_lines(chart: Chart) -> list[str]:
+    """The chart's SVG inlined, so that the page needs no other file."""
+    data = base64.b64encode(chart.file.read_bytes()).decode("ascii")
+    return [f'<img class="chart" alt="{e(chart.name)}" src="data:image/svg+xml;base64,{data}">']
+
+
+BLOCK_LINES = {
+    Heading: heading_lines,
+    Fields: fields_lines,
+    Note: note_lines,
+    Paragraph: paragraph_lines,
+    BulletList: bullet_list_lines,
+    FailureLog: failure_log_lines,
+    Table: table_lines,
+    Chart: chart_lines,
+}
+
+
+def block_lines(block: document.Block) -> list[str]:
+    return BLOCK_LINES[type(block)](block)
+
+
+def page_start(title: str) -> list[str]:
+    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{e(title)}</title>", f"<style>{CSS}</style></head><body>"]
 
 
 def write_html(report: Report) -> str:
     """The text of index.html."""
-    parts = (header_html(report) + problems_html(report) + targets_html(report)
-             + how_to_read_html(report) + workloads_html(report) + fd_scaling_html(report)
-             + tcp_echo_html(report) + reproduce_html())
-    return "\n".join(parts)
+    doc = document.build(report)
+    lines = page_start(doc.title) + block_lines(Heading(1, doc.title))
+    for block in doc.blocks:
+        lines += block_lines(block)
+    return "\n".join(lines + ["</body></html>", ""])

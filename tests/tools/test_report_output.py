@@ -1,6 +1,7 @@
 """Tests for what the report writes: looplab_report.tables (the rows),
-markdown (report.md), html (index.html) and summary (summary.json,
-implementations.json, header.json), on a small made-up run.
+document (the blocks both pages are made of), markdown (report.md), html
+(index.html) and summary (summary.json, implementations.json, header.json),
+on a small made-up run.
 
 Run from the repo root:  make test-tools
 """
@@ -11,7 +12,7 @@ import unittest
 from pathlib import Path
 
 import pythons
-from looplab_report import html, markdown, policy, summary, tables, targets
+from looplab_report import document, html, markdown, policy, summary, tables, targets
 from looplab_report.model import ASYNCIO_EPOLL_ID, Implementation, Report, Results, Workload
 
 NEWEST = pythons.Interpreter("/opt/python3.13", (3, 13, 0), "CPython")
@@ -129,9 +130,31 @@ class Tables(unittest.TestCase):
                           "tcp_echo_coro_10"])
 
 
+class Document(unittest.TestCase):
+    def test_sections_in_order(self):
+        doc = document.build(sample_report())
+        self.assertEqual(doc.title, "looplab benchmark report")
+        headings = [(block.level, block.text) for block in doc.blocks if isinstance(block, document.Heading)]
+        self.assertEqual(headings, [(2, "Notes"), (2, "Targets"), (2, "How to read this"),
+                                    (2, "call_soon_batch"), (2, "reader_pingpong"), (2, "fd_scaling"),
+                                    (2, "tcp_echo"), (3, "tcp_echo_1"), (2, "How to reproduce")])
+
+    def test_charts_link_into_the_report_directory(self):
+        charts = [block for block in document.build(sample_report()).blocks
+                  if isinstance(block, document.Chart)]
+        self.assertEqual([(chart.name, chart.link) for chart in charts],
+                         [("call_soon_batch", "charts/call_soon_batch.svg")])
+
+    def test_markdown_only_words(self):
+        parts = ["in ", document.Code("raw/"), document.MarkdownOnly([" (see ", document.Code("x"), ")"]), "."]
+        self.assertEqual(markdown.inline(parts), "in `raw/` (see `x`).")
+        self.assertEqual(html.inline(parts), "in <code>raw/</code>.")
+
+
 class Markdown(unittest.TestCase):
     def test_table(self):
-        lines = markdown.markdown_table(["name", "ns", "what"], [["a|b", "1,000", "two\nlines"]], {1})
+        table = document.Table(["name", "ns", "what"], [["a|b", "1,000", "two\nlines"]], {1})
+        lines = markdown.block_lines(table)
         self.assertEqual(lines, ["| name | ns | what |", "|---|---:|---|",
                                  "| a\\|b | 1,000 | two lines |", ""])
 
