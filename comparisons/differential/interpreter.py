@@ -73,6 +73,8 @@ OPS = {
     "timeout": (2, True, 6),  # timeout ID MS     async with asyncio.timeout(MS): its body
     "wait_first": (2, False, 6),  # wait_first F MS   await asyncio.wait([F], timeout=MS, FIRST_COMPLETED)
     "set_task_result": (1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
+    # Stage 07: eager tasks.
+    "task_factory": (1, False, 7),  # task_factory E    loop.set_task_factory(eager_task_factory if E else None)
 }
 SCHEDULING = ("soon", "later", "at")
 # Ops that only a task's body (or a timeout region in it) may hold, and ops
@@ -290,11 +292,13 @@ class Run:
             self.futures[args[0]] = future
             self.every_future.append(future)
             return
+        if kind == "task_factory":
+            self.loop.set_task_factory(asyncio.eager_task_factory if args[0] else None)
+            return
         if kind == "task":
             task = self.loop.create_task(self.task_body(op))
             self.tasks[args[0]] = task
             self.every_task.append((args[0], task))
-            self.task_ids[task] = args[0]
             task.add_done_callback(lambda done, id_=args[0]: self.out.append(
                 f"end {id_} t={ms(self.loop.time())} -> {outcome(done)}"))
             return
@@ -363,6 +367,9 @@ class Run:
 
     async def task_body(self, op):
         """Task T: "start T", then its body (block()); the task's result is T."""
+        # Known by its id from its first step on, which an eager task runs
+        # inside create_task(), before the caller can record it.
+        self.task_ids[asyncio.current_task()] = op.args[0]
         self.out.append(f"start {op.args[0]} t={ms(self.loop.time())}")
         await self.block(op.body, op.args[0], {"catching": False})
         return op.args[0]

@@ -98,9 +98,11 @@ OP_SPECS: Dict[str, OpSpec] = {
     "timeout": OpSpec(2, True, 6),  # timeout ID MS    async with asyncio.timeout(MS): its body
     "wait_first": OpSpec(2, False, 6),  # wait_first F MS  await asyncio.wait([F], timeout=MS, FIRST_COMPLETED)
     "set_task_result": OpSpec(1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
+    # Stage 07: eager tasks. E 1: asyncio.eager_task_factory; 0: the default (lazy).
+    "task_factory": OpSpec(1, False, 7),  # task_factory E   loop.set_task_factory(...)
 }
 SCHEDULING = ("soon", "later", "at")
-# The ops of stages 05 and 06: their programs get another sentinel (latest_deadline())
+# The ops of stages 05 to 07: their programs get another sentinel (latest_deadline())
 # and no scenario twins.
 FUTURE_KINDS = frozenset(kind for kind, spec in OP_SPECS.items() if spec.since >= 5)
 # Ops whose first operand names a callback or a task (a done callback's id, a
@@ -223,7 +225,8 @@ class Generator:
                # future programs only (stage 05 on; the last five from stage 06)
                "future": 2, "resolve": 12, "fail": 5, "cancel_future": 6, "done_cb": 12,
                "remove_cb": 4, "task": 16, "cancel_task": 10, "cancelling": 3, "uncancel": 4,
-               "current": 2, "set_task_result": 2}
+               "current": 2, "set_task_result": 2,
+               "task_factory": 3}  # stage 07 on
 
     def __init__(self, stage: int, seed: int, index: int):
         self.rng = random.Random(f"looplab-difftest:{seed}:{index}")
@@ -269,9 +272,19 @@ class Generator:
         self.futures = list(range(1, rng.randint(1, 3) + 1))
         made = [Op("future", (f,)) for f in self.futures]
         ops = self.ops(depth=0, owner=None)
+        # From stage 07, half of them make every task eager from the start
+        # (task_factory ops elsewhere switch it on and off as the program runs).
+        if "task_factory" in self.kinds and rng.random() < 0.5:
+            made.append(Op("task_factory", (1,)))
         if "task" in self.kinds and rng.random() < 0.7:
             for _ in range(rng.randint(1, 2)):
-                ops.insert(rng.randint(0, len(ops)), self.task(depth=0, in_reader=False))
+                position = rng.randint(0, len(ops))  # drawn first, as before stage 07
+                task = self.task(depth=0, in_reader=False)
+                # A task made before the loop runs starts lazily, eager or not:
+                # from stage 07, half of them are made by a callback instead.
+                if "task_factory" in self.kinds and rng.random() < 0.5:
+                    task = self.scheduled("soon", lambda _id, made=task: [made])
+                ops.insert(position, task)
         if rng.random() < 0.25:
             position = rng.randint(0, len(ops))
             tasks = [op.id for op in ops[:position] if op.kind == "task"]
@@ -477,6 +490,8 @@ class Generator:
             return Op(kind, (target, self.message()) if kind == "cancel_task" else (target,))
         if kind == "current":
             return Op("current")
+        if kind == "task_factory":
+            return Op("task_factory", (rng.randint(0, 1),))
         return None
 
     def heap_program(self) -> Program:

@@ -114,6 +114,8 @@ constexpr OpSpec kOps[] = {
     {"timeout", 2, true, 6},           // timeout ID MS (its body: more of the task's body)
     {"wait_first", 2, false, 6},       // wait_first F MS
     {"set_task_result", 1, false, 6},  // set_task_result T
+    // Stage 07: eager tasks.
+    {"task_factory", 1, false, 7},  // task_factory E (1: eager_task_factory, 0: none)
 };
 
 // In a task's body, or a timeout region's, only.
@@ -592,11 +594,17 @@ class Run {
       Task task = looplab::create_task(loop_, task_body(&op));
       tasks_.insert_or_assign(op.id, task);
       every_task_.emplace_back(op.id, task);
-      task_ids_[&task.base()] = op.id;
       task.add_done_callback(
           [this, t](Future& done) { line("end " + t + " t=" + now() + " -> " + outcome(done)); });
       return true;
     }
+#if LOOPLAB_STAGE >= 7
+    if (op.kind == "task_factory") {
+      loop_.set_task_factory(op.id != 0 ? looplab::TaskFactory(looplab::eager_task_factory)
+                                        : nullptr);
+      return true;
+    }
+#endif
     if (op.kind == "current") {
       looplab::TaskBase* task = looplab::TaskBase::current();
       line("current -> " +
@@ -633,6 +641,9 @@ class Run {
 
   // Task T: "start T", then its body (block()); the task's result is T.
   looplab::Coro<long long> task_body(const Op* op) {
+    // Known by its id from its first step on, which an eager task runs
+    // inside create_task(), before the op below can record it.
+    task_ids_[looplab::TaskBase::current()] = op->id;
     line("start " + std::to_string(op->id) + " t=" + now());
     bool catching = false;
     looplab::Coro<void> body = block(&op->body, op->id, &catching);
