@@ -9,15 +9,7 @@ namespace looplab {
 
 namespace detail {
 
-EventLoop& WaiterQueue::get_loop(const char* kind, const char* state) {
-  EventLoop& running = get_running_loop();
-  if (loop == nullptr) loop = &running;
-  if (loop != &running)
-    throw RuntimeError(repr(kind, state) + " is bound to a different event loop");
-  return running;
-}
-
-std::string WaiterQueue::repr(const char* kind, const char* state) const {
+std::string WaiterQueue::repr_as(const char* kind, const char* state) const {
   std::string text = std::string("<") + kind + " [" + state;
   if (!waiters.empty()) text += ", waiters:" + std::to_string(waiters.size());
   return text + "]>";
@@ -40,7 +32,7 @@ void Event::set() const {
 
 Coro<bool> Event::wait_in(Ref<State> state) {
   if (state->value) co_return true;
-  Future<bool> waiter = state->get_loop("Event", "unset").create_future<bool>();
+  Future<bool> waiter = state->get_loop().create_future<bool>();
   state->waiters.push_back(waiter);
   // finally: out of the queue however the wait ends, the frame destroyed included.
   ScopeExit forget([&state, &waiter] { std::erase(state->waiters, waiter); });
@@ -48,7 +40,7 @@ Coro<bool> Event::wait_in(Ref<State> state) {
   co_return true;
 }
 
-std::string Event::repr() const { return state_->repr("Event", state_->value ? "set" : "unset"); }
+std::string Event::repr() const { return state_->repr(); }
 
 // ---- Lock -------------------------------------------------------------------
 
@@ -63,8 +55,7 @@ Coro<bool> Lock::acquire_in(Ref<State> state) {
     state->locked = true;
     co_return true;
   }
-  Future<bool> waiter =
-      state->get_loop("Lock", state->locked ? "locked" : "unlocked").create_future<bool>();
+  Future<bool> waiter = state->get_loop().create_future<bool>();
   state->waiters.push_back(waiter);
   try {
     // finally: out of the queue however the wait ends, the frame destroyed included.
@@ -104,9 +95,7 @@ Coro<LockGuard> Lock::guard_of(Lock lock) {
   co_return LockGuard(lock);
 }
 
-std::string Lock::repr() const {
-  return state_->repr("Lock", state_->locked ? "locked" : "unlocked");
-}
+std::string Lock::repr() const { return state_->repr(); }
 
 void LockGuard::release() {
   if (!lock_) throw RuntimeError("LockGuard::release(): the guard holds no lock");

@@ -24,8 +24,8 @@
 // (chapter 6, pitfall P4). A waiting coroutine holds what it waits in, so a
 // task may go on waiting after every other handle is gone, as in asyncio.
 // Each belongs to the loop that first makes it wait (asyncio's
-// _LoopBoundMixin): waiting in it from another loop is a RuntimeError. One
-// loop, one thread, like the futures it is made of.
+// _LoopBoundMixin, loop_bound.hpp): waiting in it from another loop is a
+// RuntimeError. One loop, one thread, like the futures it is made of.
 #pragma once
 
 #include <deque>
@@ -36,25 +36,19 @@
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
+#include "looplab/loop_bound.hpp"
 #include "looplab/plumbing/ref.hpp"
 
 namespace looplab {
 
 namespace detail {
-/// What Event and Lock share: the loop they belong to (bound when they first
-/// need a future) and the queue of waiters, oldest first.
+/// What Event and Lock share: the queue of waiters, oldest first. Each
+/// state adds its flag and the loop it belongs to (LoopBound).
 struct WaiterQueue : RefCounted {
-  EventLoop* loop = nullptr;
   std::deque<Future<bool>> waiters;
 
-  /// asyncio's _LoopBoundMixin._get_loop(): the running loop, to which the
-  /// queue binds on first use. RuntimeError if no loop runs, or if it is bound
-  /// to another ("<Lock [locked]> is bound to a different event loop"). A
-  /// loop is known by its address: once the bound loop is destroyed, a new
-  /// one made at the same address passes for it (asyncio holds its loop).
-  EventLoop& get_loop(const char* kind, const char* state);
   /// Python's repr() without the address: "<Lock [locked, waiters:1]>".
-  std::string repr(const char* kind, const char* state) const;
+  std::string repr_as(const char* kind, const char* state) const;
 };
 }  // namespace detail
 
@@ -79,8 +73,9 @@ class Event {
   std::string repr() const;
 
  private:
-  struct State : detail::WaiterQueue {
+  struct State : detail::WaiterQueue, detail::LoopBound<State> {
     bool value = false;
+    std::string repr() const { return repr_as("Event", value ? "set" : "unset"); }
   };
   static Coro<bool> wait_in(Ref<State> state);  // holds the state while it waits
   Ref<State> state_;
@@ -116,8 +111,9 @@ class Lock {
   std::string repr() const;
 
  private:
-  struct State : detail::WaiterQueue {
+  struct State : detail::WaiterQueue, detail::LoopBound<State> {
     bool locked = false;
+    std::string repr() const { return repr_as("Lock", locked ? "locked" : "unlocked"); }
   };
   static Coro<bool> acquire_in(Ref<State> state);  // holds the state while it waits
   static Coro<LockGuard> guard_of(Lock lock);

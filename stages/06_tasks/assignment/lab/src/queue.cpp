@@ -12,13 +12,6 @@ namespace detail {
 // A new queue has nothing unfinished: join() returns at once.
 QueueCore::QueueCore(int maxsize) : maxsize(maxsize) { finished.set(); }
 
-EventLoop& QueueCore::get_loop() {
-  EventLoop& running = get_running_loop();
-  if (loop == nullptr) loop = &running;
-  if (loop != &running) throw RuntimeError(repr() + " is bound to a different event loop");
-  return running;
-}
-
 // Queue._format() in Lib/asyncio/queues.py, but for `_queue=[...]`.
 std::string QueueCore::repr() const {
   std::string text = "<Queue maxsize=" + std::to_string(maxsize);

@@ -33,8 +33,8 @@
 // as Python names share one object, and a coroutine may take one by value
 // (chapter 6, pitfall P4). A coroutine waiting in put(), get() or join()
 // holds the queue. The queue belongs to the loop that first makes a
-// coroutine wait in it (asyncio's _LoopBoundMixin): waiting in it from
-// another loop is a RuntimeError. One loop, one thread.
+// coroutine wait in it (asyncio's _LoopBoundMixin, looplab/loop_bound.hpp):
+// waiting in it from another loop is a RuntimeError. One loop, one thread.
 //
 // What differs from asyncio:
 //   * Python's str() of QueueEmpty, QueueFull and QueueShutDown is empty;
@@ -60,6 +60,7 @@
 #include "looplab/exceptions.hpp"
 #include "looplab/future.hpp"
 #include "looplab/locks.hpp"
+#include "looplab/loop_bound.hpp"
 #include "looplab/plumbing/ref.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
 
@@ -85,8 +86,11 @@ class QueueShutDown : public std::runtime_error {
 };
 
 namespace detail {
-/// What a Queue<T> holds that does not depend on T (src/queue.cpp).
-struct QueueCore : RefCounted {
+/// What a Queue<T> holds that does not depend on T (src/queue.cpp), and
+/// the loop it belongs to: get_loop() binds the queue to the running loop
+/// when a coroutine first waits in it ("<Queue maxsize=0> is bound to a
+/// different event loop" from another).
+struct QueueCore : RefCounted, looplab::detail::LoopBound<QueueCore> {
   explicit QueueCore(int maxsize);
 
   int maxsize;                       // asyncio's _maxsize: <= 0 is no limit
@@ -95,12 +99,7 @@ struct QueueCore : RefCounted {
   std::size_t unfinished_tasks = 0;  // _unfinished_tasks
   Event finished;                    // _finished: set while no task is unfinished
   bool is_shutdown = false;          // _is_shutdown
-  EventLoop* loop = nullptr;         // bound when a coroutine first waits
 
-  /// asyncio's _LoopBoundMixin._get_loop(): the running loop, to which the
-  /// queue binds on first use. RuntimeError if no loop runs, or if it is
-  /// bound to another ("<Queue maxsize=0> is bound to a different event loop").
-  EventLoop& get_loop();
   /// Python's str(queue) without `_queue=[...]`: "<Queue maxsize=1 _getters[2] tasks=3>".
   std::string repr() const;
 };
