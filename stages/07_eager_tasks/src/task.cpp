@@ -74,6 +74,7 @@ void TaskBase::begin(TaskOptions options) {
 }
 
 void TaskBase::start(bool eager) {
+  // [start_body]
   if (start_called_) throw RuntimeError("start(): task " + name_ + " was started already");
   start_called_ = true;
   if (eager && loop_->is_running()) {
@@ -81,6 +82,7 @@ void TaskBase::start(bool eager) {
   } else {
     schedule_first_step();  // without a running loop, eager falls back to lazy
   }
+  // [start_body]
 }
 
 void TaskBase::schedule_first_step() {
