@@ -3,6 +3,8 @@
 // (inside create_task(), or in a later turn).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <optional>
 #include <string>
@@ -23,13 +25,20 @@ inline Coro<int> step_logger(Log* log, std::string name, bool waits, int value) 
   co_return value;
 }
 
-/// create_task() from inside a running loop: runs `body` as a task's
-/// coroutine for one turn (the loop runs, so eager start applies), then
-/// returns. A test's assertions about create_task() go in `body`.
+/// create_task() from inside a running loop: runs `body` as a callback for
+/// one turn (the loop runs, so eager start applies), then returns. A test's
+/// assertions about create_task() go in `body`, which must run to its end:
+/// an exception it lets out goes to the loop's handler, and fails the test.
 template <typename F>
 void inside_running_loop(TestLoop& t, F body) {
-  t.loop.call_soon(std::move(body));
+  bool finished = false;
+  t.loop.call_soon([&body, &finished] {
+    body();
+    finished = true;
+  });
   t.turn();
+  EXPECT_TRUE(finished) << "the callback ended early: "
+                        << (t.reports.empty() ? std::string("?") : t.reports.back());
 }
 
 }  // namespace looplab::testing
