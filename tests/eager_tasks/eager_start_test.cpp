@@ -18,7 +18,7 @@ using testing::Log;
 using testing::step_logger;
 using testing::TestLoop;
 
-constexpr TaskOptions kEager{.eager_start = true};
+const TaskOptions kEager{.eager_start = true};
 
 TEST(EagerStart, TheFirstStepRunsInsideCreateTask) {
   TestLoop t;
