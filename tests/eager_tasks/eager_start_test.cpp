@@ -244,8 +244,8 @@ TEST(EagerStart, TheStepRunsInTheTasksOwnContext) {
   inside_running_loop(t, [&] {
     request_id.set(5);
     Task<int> task = create_task(t.loop, sets_the_variable(), kEager);
-    EXPECT_EQ(task.result(), 5);      // a copy of the creator's Context ...
-    EXPECT_EQ(request_id.get(), 5);   // ... whose changes the creator never sees
+    EXPECT_EQ(task.result(), 5);     // a copy of the creator's Context ...
+    EXPECT_EQ(request_id.get(), 5);  // ... whose changes the creator never sees
     EXPECT_EQ(task.get_context().run([] { return request_id.get(); }), 99);
   });
 }
@@ -256,8 +256,8 @@ TEST(EagerStart, GatherOfEagerlyFinishedChildrenIsDoneAtOnce) {
   inside_running_loop(t, [&] {
     std::vector<Future<int>> children;
     for (int i = 0; i < 3; ++i) {
-      children.push_back(create_task(t.loop, step_logger(&log, "c" + std::to_string(i), false, i),
-                                     kEager));
+      children.push_back(
+          create_task(t.loop, step_logger(&log, "c" + std::to_string(i), false, i), kEager));
     }
     Future<std::vector<int>> all = gather(t.loop, children);
     EXPECT_TRUE(all.done());
@@ -269,9 +269,8 @@ TEST(EagerStart, AnEagerTaskOnAClosedLoopIsRuntimeError) {
   TestLoop t;
   t.loop.close();
   Log log;
-  EXPECT_EQ(testing::thrown_by([&] {
-              (void)create_task(t.loop, step_logger(&log, "child", false, 1), kEager);
-            }),
+  EXPECT_EQ(testing::thrown_by(
+                [&] { (void)create_task(t.loop, step_logger(&log, "child", false, 1), kEager); }),
             "RuntimeError: Event loop is closed");
   EXPECT_TRUE(log.empty());
 }

@@ -114,7 +114,8 @@ TEST(TaskFactory, AFactoryThatDoesNotStartTheTaskIsAnErrorAndTheLoopGoesOn) {
   Log log;
   std::string error;
   inside_running_loop(t, [&] {
-    error = testing::thrown_by([&] { (void)create_task(t.loop, step_logger(&log, "x", false, 1)); });
+    error =
+        testing::thrown_by([&] { (void)create_task(t.loop, step_logger(&log, "x", false, 1)); });
   });
   EXPECT_EQ(error.rfind("RuntimeError: the task factory did not start task Task-", 0), 0U) << error;
   EXPECT_TRUE(log.empty());
@@ -131,8 +132,9 @@ TEST(TaskFactory, StartingATaskTwiceIsAnError) {
     task.start(false);
   });
   Log log;
-  EXPECT_EQ(testing::thrown_by([&] { (void)create_task(t.loop, step_logger(&log, "x", false, 1)); })
-                .rfind("RuntimeError: start(): task Task-", 0),
+  EXPECT_EQ(testing::thrown_by([&] {
+              (void)create_task(t.loop, step_logger(&log, "x", false, 1));
+            }).rfind("RuntimeError: start(): task Task-", 0),
             0U);
   t.turn();  // the one start() that happened ran the task once
   EXPECT_EQ(log, (Log{"x starts"}));
@@ -147,8 +149,9 @@ TEST(TaskFactory, ACreateTaskOnAClosedLoopNeverCallsTheFactory) {
   });
   t.loop.close();
   Log log;
-  EXPECT_EQ(testing::thrown_by([&] { (void)create_task(t.loop, step_logger(&log, "x", false, 1)); }),
-            "RuntimeError: Event loop is closed");
+  EXPECT_EQ(
+      testing::thrown_by([&] { (void)create_task(t.loop, step_logger(&log, "x", false, 1)); }),
+      "RuntimeError: Event loop is closed");
   EXPECT_EQ(calls, 0);
 }
 

@@ -38,7 +38,8 @@ Coro<int> fan_out() {
   std::vector<looplab::Future<int>> tasks;  // Tasks, as the Futures gather() takes
   for (int key = 1; key <= 4; ++key) {
     tasks.push_back(looplab::create_task(loop, lookup(key)));
-    say("created task for " + std::to_string(key) + "; done: " + (tasks.back().done() ? "yes" : "no"));
+    say("created task for " + std::to_string(key) +
+        "; done: " + (tasks.back().done() ? "yes" : "no"));
   }
   std::vector<int> values = co_await looplab::gather(loop, tasks);
   co_return values[0] + values[1] + values[2] + values[3];

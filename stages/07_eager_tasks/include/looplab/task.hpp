@@ -143,8 +143,8 @@ class TaskBase {
   std::string cancel_message_;
   int num_cancels_requested_ = 0;
   bool must_cancel_ = false;
-  bool started_ = false;        // the first step has run
-  bool start_called_ = false;   // start() was called (by create_task or a factory)
+  bool started_ = false;       // the first step has run
+  bool start_called_ = false;  // start() was called (by create_task or a factory)
   bool log_destroy_pending_ = true;
   Ref<FutureBase> self_;          // a pending task keeps itself alive
   TaskBase* previous_ = nullptr;  // the registry of pending tasks (task.cpp)
