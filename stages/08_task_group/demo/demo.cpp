@@ -44,7 +44,6 @@ Coro<int> child(std::string name, std::chrono::seconds work, bool fails) {
 
 Coro<void> with_gather() {
   looplab::EventLoop& loop = looplab::get_running_loop();
-<<<<<<< stages/08_task_group/demo/demo.cpp
   std::vector<looplab::Future<int>> children{looplab::create_task(loop, child("a", 1s, true)),
                                              looplab::create_task(loop, child("b", 2s, false)),
                                              looplab::create_task(loop, child("c", 3s, false))};
@@ -52,13 +51,6 @@ Coro<void> with_gather() {
     co_await looplab::gather(loop, children);
   } catch (const looplab::ValueError& error) {
     say(std::string("gather raised: ") + error.what());
-=======
-  std::vector<looplab::Future<int>> tasks;  // Tasks, as the Futures gather() takes
-  for (int key = 1; key <= 4; ++key) {
-    tasks.push_back(looplab::create_task(loop, lookup(key)));
-    say("created task for " + std::to_string(key) +
-        "; done: " + (tasks.back().done() ? "yes" : "no"));
->>>>>>> stages/07_eager_tasks/demo/demo.cpp
   }
   co_await looplab::sleep(3s);  // meanwhile b and c run on
 }
