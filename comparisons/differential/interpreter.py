@@ -75,11 +75,15 @@ OPS = {
     "set_task_result": (1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
     # Stage 07: eager tasks.
     "task_factory": (1, False, 7),  # task_factory E    loop.set_task_factory(eager_task_factory if E else None)
+    # Stage 08: task groups, in a task's body only.
+    "group": (1, True, 8),  # group ID          async with asyncio.TaskGroup() as group: its body
+    "group_task": (1, True, 8),  # group_task T  in a group's body: group.create_task(body of T)
 }
 SCHEDULING = ("soon", "later", "at")
 # Ops that only a task's body (or a timeout region in it) may hold, and ops
 # that only the top level may.
-AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first")
+AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first",
+          "group")
 TASK_ONLY = AWAITS + ("catch_cancel",)
 TOP_ONLY = ("run_until", "run_until_task")
 # The ops of stages 05 and 06: a program with any of them gets the sentinel of latest_deadline().
@@ -128,7 +132,7 @@ def parse(lines):
             raise ProgramError(f"line {number}: bad indentation")
         if kind == "raise" and owner_indent == -1:
             raise ProgramError(f"line {number}: raise outside a callback")
-        if kind in TASK_ONLY and owner not in ("task", "timeout"):
+        if kind in TASK_ONLY and owner not in ("task", "timeout", "group", "group_task"):
             raise ProgramError(f"line {number}: {kind} outside a task's body")
         if kind in TOP_ONLY and owner_indent != -1:
             raise ProgramError(f"line {number}: {kind} below the top level")
@@ -196,6 +200,20 @@ def ms(t):
     return str(int(t)) if t == int(t) else repr(t)
 
 
+class InsertionOrderedSet(dict):
+    """What TaskGroup._tasks needs of a set (add, discard, iteration, len),
+    iterated in insertion order. asyncio's is a set of tasks, iterated in an
+    order that depends on their addresses: when a group aborts, its children
+    are cancelled in that order, which no two runs need share. looplab
+    cancels them in the order they were made; with this, so does CPython."""
+
+    def add(self, item):
+        self[item] = None
+
+    def discard(self, item):
+        self.pop(item, None)
+
+
 def error_text(error):
     """An exception as the trace prints it: "cancelled" or "cancelled(MSG)",
     "exception ValueError(MESSAGE)", or "exception TYPE" for any other.
@@ -211,6 +229,9 @@ def error_text(error):
         return f"cancelled({message})" if message else "cancelled"
     if type(error) is ValueError:
         return f"exception ValueError({error.args[0] if error.args else ''})"
+    if isinstance(error, BaseExceptionGroup):  # ExceptionGroup[ValueError(2), ...]
+        members = ", ".join(error_text(e).removeprefix("exception ") for e in error.exceptions)
+        return f"exception ExceptionGroup[{members}]"
     return f"exception {type(error).__name__}"
 
 
@@ -296,11 +317,7 @@ class Run:
             self.loop.set_task_factory(asyncio.eager_task_factory if args[0] else None)
             return
         if kind == "task":
-            task = self.loop.create_task(self.task_body(op))
-            self.tasks[args[0]] = task
-            self.every_task.append((args[0], task))
-            task.add_done_callback(lambda done, id_=args[0]: self.out.append(
-                f"end {id_} t={ms(self.loop.time())} -> {outcome(done)}"))
+            self.record_task(args[0], self.loop.create_task(self.task_body(op)))
             return
         if kind == "current":
             task = asyncio.current_task(self.loop)
@@ -365,17 +382,33 @@ class Run:
             text = f"value {value}"
         self.out.append(f"{what} t={ms(self.loop.time())} -> {text}")
 
+    def record_task(self, id_, task):
+        """A task made by `task T` or `group_task T`: known by its id from now
+        on, and "end T" once it is done."""
+        self.tasks[id_] = task
+        self.every_task.append((id_, task))
+        task.add_done_callback(lambda done: self.out.append(
+            f"end {id_} t={ms(self.loop.time())} -> {outcome(done)}"))
+
+    def make_group_task(self, op, group):
+        """group_task T in a group's body; a group shutting down or finished refuses."""
+        try:
+            self.record_task(op.args[0], group.create_task(self.task_body(op)))
+        except RuntimeError as error:
+            self.out.append(f"group_task {op.args[0]} -> {error_text(error)}")
+
     async def task_body(self, op):
         """Task T: "start T", then its body (block()); the task's result is T."""
         # Known by its id from its first step on, which an eager task runs
         # inside create_task(), before the caller can record it.
         self.task_ids[asyncio.current_task()] = op.args[0]
         self.out.append(f"start {op.args[0]} t={ms(self.loop.time())}")
-        await self.block(op.body, op.args[0], {"catching": False})
+        await self.block(op.body, op.args[0], {"catching": False}, None)
         return op.args[0]
 
-    async def block(self, ops, id_, task):
-        """The body of task `id_` (or of a timeout region in it): its ops in
+    async def block(self, ops, id_, task, group):
+        """The body of task `id_` (or of a timeout or group region in it;
+        `group`: the innermost group region's, None outside one): its ops in
         order. An await prints what it got; an exception other than
         CancelledError is printed and the body goes on; a CancelledError ends
         the task unless a catch_cancel of the task came first."""
@@ -384,6 +417,10 @@ class Run:
             if kind == "catch_cancel":
                 task["catching"] = True
                 continue
+            if kind == "group_task":
+                if group is not None:
+                    self.make_group_task(child, group)
+                continue
             if kind not in AWAITS:
                 self.execute([child], id_)
                 continue
@@ -391,7 +428,9 @@ class Run:
             if kind == "sleep":
                 awaitable = asyncio.sleep(float(child.args[0]))
             elif kind == "timeout":
-                awaitable = self.limited(child, id_, task)
+                awaitable = self.limited(child, id_, task, group)
+            elif kind == "group":
+                awaitable = self.grouped(child, id_, task)
             else:
                 table = self.tasks if kind == "await_task" else self.futures
                 awaitable = table.get(child.args[0])
@@ -408,7 +447,8 @@ class Run:
                 value = await awaitable
             except asyncio.CancelledError as error:
                 # No message where a task's CancelledError can come out (see error_text)
-                text = "cancelled" if kind in ("await_task", "timeout") else error_text(error)
+                text = ("cancelled" if kind in ("await_task", "timeout", "group")
+                        else error_text(error))
                 self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
                 if not task["catching"]:
                     raise
@@ -419,13 +459,21 @@ class Run:
                 if kind == "wait_first":
                     text = "done" if value[0] else "pending"
                 else:
-                    text = "done" if kind in ("sleep", "timeout") else f"value {value}"
+                    text = "done" if kind in ("sleep", "timeout", "group") else f"value {value}"
             self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
 
-    async def limited(self, op, id_, task):
+    async def limited(self, op, id_, task, group):
         """timeout ID MS: its body, under asyncio.timeout(MS)."""
         async with asyncio.timeout(float(op.args[1])):
-            await self.block(op.body, id_, task)
+            await self.block(op.body, id_, task, group)
+
+    async def grouped(self, op, id_, task):
+        """group ID: its body, in a TaskGroup whose children are cancelled in
+        the order they were made (see InsertionOrderedSet)."""
+        group = asyncio.TaskGroup()
+        group._tasks = InsertionOrderedSet()
+        async with group:
+            await self.block(op.body, id_, task, group)
 
     def callback(self, op):
         self.out.append(f"run {op.args[0]} t={ms(self.loop.time())}")

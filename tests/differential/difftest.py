@@ -100,6 +100,9 @@ OP_SPECS: Dict[str, OpSpec] = {
     "set_task_result": OpSpec(1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
     # Stage 07: eager tasks. E 1: asyncio.eager_task_factory; 0: the default (lazy).
     "task_factory": OpSpec(1, False, 7),  # task_factory E   loop.set_task_factory(...)
+    # Stage 08: task groups, in task bodies only.
+    "group": OpSpec(1, True, 8),  # group ID         async with asyncio.TaskGroup() as group: body
+    "group_task": OpSpec(1, True, 8),  # group_task T  in a group's body: group.create_task(T's body)
 }
 SCHEDULING = ("soon", "later", "at")
 # The ops of stages 05 to 07: their programs get another sentinel (latest_deadline())
@@ -304,9 +307,10 @@ class Generator:
         """The MSG of cancel_future and cancel_task: 0 (no message) most of the time."""
         return 0 if self.rng.random() < 0.6 else self.rng.randint(1, 9)
 
-    def task(self, depth: int, in_reader: bool) -> Op:
-        """task T: a body of awaits and other ops (task_block()), sometimes a
-        catch_cancel first, sometimes a raise at the end."""
+    def task(self, depth: int, in_reader: bool, kind: str = "task", fails: float = 0.1) -> Op:
+        """task T (or group_task T): a body of awaits and other ops
+        (task_block()), sometimes a catch_cancel first, sometimes (`fails`) a
+        raise at the end."""
         rng = self.rng
         self.next_id += 1  # an id, but no handle for cancel to target
         id_ = self.next_id - 1
@@ -316,7 +320,7 @@ class Generator:
             body.append(Op("catch_cancel"))
             self.catching.add(id_)
         body += self.task_block(depth, id_, in_reader)
-        if rng.random() < 0.1:
+        if rng.random() < fails:
             body.append(Op("raise"))
         # A task that awaits itself does so once, and is awaited by no other:
         # CPython's C Task leaves the flag _asyncio_future_blocking set on it,
@@ -326,7 +330,7 @@ class Generator:
         # await on itself" a turn later).
         if id_ not in self.awaits_itself:
             self.closed_tasks.append(id_)
-        return Op("task", (id_,), body)
+        return Op(kind, (id_,), body)
 
     def task_block(self, depth: int, id_: int, in_reader: bool) -> List[Op]:
         """The body of task `id_`, or of a timeout region in it: awaits (sleep,
@@ -335,6 +339,11 @@ class Generator:
         rng = self.rng
         body: List[Op] = []
         for _ in range(rng.randint(0, self.width + 1)):
+            # From stage 08, task group regions (no draw before: earlier
+            # stages' programs stay the same).
+            if "group" in self.kinds and depth < self.max_depth and rng.random() < 0.12:
+                body.append(self.group(depth, id_, in_reader))
+                continue
             roll = rng.random()
             if roll < 0.25:
                 body.append(Op("sleep", (self.delay(),)))
@@ -375,6 +384,18 @@ class Generator:
                     rng.random() < 0.4):
                 body.append(Op(rng.choice(("cancelling", "uncancel")), (id_,)))
         return body
+
+    def group(self, depth: int, id_: int, in_reader: bool) -> Op:
+        """group ID in task `id_`'s body: one to three group_task children, a
+        third of which fail, among the task's own ops in the group's body."""
+        rng = self.rng
+        self.next_id += 1  # the region's id: no handle, no task
+        region = self.next_id - 1
+        body = [self.task(depth + 1, in_reader, kind="group_task", fails=0.35)
+                for _ in range(rng.randint(1, 3))]
+        for op in self.task_block(depth + 1, id_, in_reader):
+            body.insert(rng.randint(0, len(body)), op)
+        return Op("group", (region,), body)
 
     def io_program(self) -> Program:
         """Timers and ONE socketpair: looplab runs the readers of the descriptors

@@ -38,6 +38,9 @@
 #include "looplab/timeout.hpp"
 #include "looplab/wait.hpp"
 #endif
+#if LOOPLAB_STAGE >= 8
+#include "looplab/task_group.hpp"
+#endif
 
 #if LOOPLAB_STAGE >= 3
 #include <fcntl.h>
@@ -116,13 +119,20 @@ constexpr OpSpec kOps[] = {
     {"set_task_result", 1, false, 6},  // set_task_result T
     // Stage 07: eager tasks.
     {"task_factory", 1, false, 7},  // task_factory E (1: eager_task_factory, 0: none)
+    // Stage 08: task groups; both go in a task's body only.
+    {"group", 1, true, 8},       // group ID (its body: more of the task's body, in the group)
+    {"group_task", 1, true, 8},  // group_task T (in a group's body: the group makes task T)
 };
 
 // In a task's body, or a timeout region's, only.
 bool task_only(const std::string& kind) {
   return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
          kind == "catch_cancel" || kind == "wait_for" || kind == "shield" || kind == "timeout" ||
-         kind == "wait_first";
+         kind == "wait_first" || kind == "group" || kind == "group_task";
+}
+// A task's body, or a region of one (timeout, group).
+bool task_region(const std::string& kind) {
+  return kind == "task" || kind == "timeout" || kind == "group" || kind == "group_task";
 }
 bool top_only(const std::string& kind) { return kind == "run_until" || kind == "run_until_task"; }
 
@@ -184,7 +194,7 @@ std::vector<Op> parse(const std::vector<std::string>& lines) {
       throw ProgramError(where + "bad indentation");
     }
     if (op.kind == "raise" && owner == -1) throw ProgramError(where + "raise outside a callback");
-    if (task_only(op.kind) && stack.back().kind != "task" && stack.back().kind != "timeout") {
+    if (task_only(op.kind) && !task_region(stack.back().kind)) {
       throw ProgramError(where + op.kind + " outside a task's body");
     }
     if (top_only(op.kind) && owner != -1)
@@ -479,6 +489,16 @@ class Run {
     } catch (const looplab::TimeoutError&) {
       return "exception TimeoutError";
 #endif
+#if LOOPLAB_STAGE >= 8
+    } catch (const looplab::ExceptionGroup& group) {
+      // exception ExceptionGroup[ValueError(2), ExceptionGroup[...]]
+      std::string text = "exception ExceptionGroup[";
+      for (const std::exception_ptr& error : group.exceptions()) {
+        if (text.back() != '[') text += ", ";
+        text += error_text(error).substr(std::string("exception ").size());
+      }
+      return text + "]";
+#endif
     } catch (...) {
       return "exception " + looplab::describe_exception(std::current_exception());
     }
@@ -591,11 +611,7 @@ class Run {
   bool execute_task_op(const Op& op) {
     std::string t = std::to_string(op.id);
     if (op.kind == "task") {
-      Task task = looplab::create_task(loop_, task_body(&op));
-      tasks_.insert_or_assign(op.id, task);
-      every_task_.emplace_back(op.id, task);
-      task.add_done_callback(
-          [this, t](Future& done) { line("end " + t + " t=" + now() + " -> " + outcome(done)); });
+      record_task(op.id, looplab::create_task(loop_, task_body(&op)));
       return true;
     }
 #if LOOPLAB_STAGE >= 7
@@ -639,6 +655,16 @@ class Run {
     return true;
   }
 
+  // A task made by `task T` or `group_task T`: known by its id from now on,
+  // and "end T" once it is done.
+  void record_task(long long id, Task task) {
+    std::string t = std::to_string(id);
+    tasks_.insert_or_assign(id, task);
+    every_task_.emplace_back(id, task);
+    task.add_done_callback(
+        [this, t](Future& done) { line("end " + t + " t=" + now() + " -> " + outcome(done)); });
+  }
+
   // Task T: "start T", then its body (block()); the task's result is T.
   looplab::Coro<long long> task_body(const Op* op) {
     // Known by its id from its first step on, which an eager task runs
@@ -646,26 +672,55 @@ class Run {
     task_ids_[looplab::TaskBase::current()] = op->id;
     line("start " + std::to_string(op->id) + " t=" + now());
     bool catching = false;
-    looplab::Coro<void> body = block(&op->body, op->id, &catching);
+    looplab::Coro<void> body = block(&op->body, op->id, &catching, nullptr);
     co_await std::move(body);
     co_return op->id;
   }
 
   static bool awaits(const std::string& kind) {
     return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
-           kind == "wait_for" || kind == "shield" || kind == "timeout" || kind == "wait_first";
+           kind == "wait_for" || kind == "shield" || kind == "timeout" || kind == "wait_first" ||
+           kind == "group";
   }
 
-  // The body of task `id` (or of a timeout region in it): its ops in order.
+#if LOOPLAB_STAGE >= 8
+  using Group = looplab::TaskGroup;
+  // group ID: the region's ops, as a TaskGroup's body.
+  static looplab::Coro<void> group_region(looplab::TaskGroup* group, Run* self, const Op* op,
+                                          long long id, bool* catching) {
+    co_await self->block(&op->body, id, catching, group);
+  }
+  // group_task T in a group's body: the group makes task T; a group that is
+  // shutting down or finished refuses (RuntimeError).
+  void make_group_task(const Op& op, Group* group) {
+    try {
+      record_task(op.id, group->create_task(task_body(&op)));
+    } catch (const looplab::RuntimeError&) {
+      line("group_task " + std::to_string(op.id) + " -> " + error_text(std::current_exception()));
+    }
+  }
+#else
+  struct Group {};  // no task groups before stage 08
+#endif
+
+  // The body of task `id` (or of a timeout or group region in it; `group`:
+  // the innermost group region's, null outside one): its ops in order.
   // An await prints what it got; an exception other than CancelledError is
   // printed and the body goes on; a CancelledError ends the task unless a
   // catch_cancel of the task came first. (Everything co_awaited is a named
   // local: g++ 12 pitfall P1.)
-  looplab::Coro<void> block(const std::vector<Op>* ops, long long id, bool* catching) {
+  looplab::Coro<void> block(const std::vector<Op>* ops, long long id, bool* catching,
+                            Group* group) {
     std::string t = std::to_string(id);
     for (const Op& child : *ops) {
       if (child.kind == "catch_cancel") {
         *catching = true;
+        continue;
+      }
+      if (child.kind == "group_task") {
+#if LOOPLAB_STAGE >= 8
+        if (group != nullptr) make_group_task(child, group);
+#endif
         continue;
       }
       if (!awaits(child.kind)) {
@@ -683,8 +738,15 @@ class Run {
           looplab::SleepAwaiter nap = looplab::sleep(milliseconds(child.id));
           co_await nap;
           text = "done";
+        } else if (child.kind == "group") {
+#if LOOPLAB_STAGE >= 8
+          looplab::Coro<void> region =
+              looplab::task_group(&group_region, this, &child, id, catching);
+          co_await std::move(region);
+#endif
+          text = "done";
         } else if (child.kind == "timeout") {
-          looplab::Coro<void> region = block(&child.body, id, catching);
+          looplab::Coro<void> region = block(&child.body, id, catching, group);
           looplab::Coro<void> limited =
               looplab::timeout(milliseconds(child.value), std::move(region));
           co_await std::move(limited);
@@ -723,7 +785,8 @@ class Run {
         }
       } catch (const looplab::CancelledError&) {
         // No message where a task's CancelledError can come out (see error_text).
-        bool from_task = child.kind == "await_task" || child.kind == "timeout";
+        bool from_task =
+            child.kind == "await_task" || child.kind == "timeout" || child.kind == "group";
         text = from_task ? "cancelled" : error_text(std::current_exception());
         if (!*catching) cancelled = std::current_exception();
       } catch (const Watchdog&) {

@@ -1,5 +1,7 @@
 #include "looplab/task_group.hpp"
 
+#include <algorithm>
+
 #include "looplab/exceptions.hpp"
 
 namespace looplab {
@@ -20,8 +22,8 @@ bool is_base_error(const std::exception_ptr& error) {
 }  // namespace
 
 TaskGroup::~TaskGroup() {
-  for (const Ref<FutureBase>& task : tasks_) {
-    if (task) task->remove_done_callback(callback_id_);
+  for (const Child& child : tasks_) {
+    if (child.task) child.task->remove_done_callback(callback_id_);
   }
 }
 
@@ -63,15 +65,15 @@ void TaskGroup::adopt(FutureBase& task) {
   }
   std::size_t slot = tasks_.size();
   if (free_slots_.empty()) {
-    tasks_.emplace_back(&task);
+    tasks_.emplace_back();
   } else {
     slot = free_slots_.back();
     free_slots_.pop_back();
-    tasks_[slot] = Ref<FutureBase>(&task);
   }
+  tasks_[slot] = Child{Ref<FutureBase>(&task), ++made_};
   ++live_;
   task.add_done_callback_erased(Callback([this, slot] {
-                                  Ref<FutureBase> done = std::move(tasks_[slot]);
+                                  Ref<FutureBase> done = std::move(tasks_[slot].task);
                                   free_slots_.push_back(slot);
                                   --live_;
                                   on_task_done(*done);
@@ -83,6 +85,7 @@ void TaskGroup::adopt(FutureBase& task) {
 // [task_group_on_task_done]
 // asyncio's _on_task_done, once the child has left tasks_.
 void TaskGroup::on_task_done(FutureBase& task) {
+  // [on_task_done_body]
   if (on_completed_ && live_ == 0 && !on_completed_->done()) on_completed_->set_result(true);
   if (task.cancelled()) return;  // not an error
   std::exception_ptr error = task.exception();
@@ -104,18 +107,28 @@ void TaskGroup::on_task_done(FutureBase& task) {
     parent_cancel_requested_ = true;
     parent_task_->cancel();
   }
+  // [on_task_done_body]
 }
 
 void TaskGroup::abort() {
+  // [abort_body]
   aborting_ = true;
-  for (const Ref<FutureBase>& task : tasks_) {
-    if (task && !task->done()) task->cancel();
+  std::vector<const Child*> live;
+  for (const Child& child : tasks_) {
+    if (child.task) live.push_back(&child);
   }
+  std::sort(live.begin(), live.end(),
+            [](const Child* a, const Child* b) { return a->made < b->made; });
+  for (const Child* child : live) {
+    if (!child->task->done()) child->task->cancel();
+  }
+  // [abort_body]
 }
 // [task_group_on_task_done]
 
 // [task_group_exit]
 Coro<void> TaskGroup::exit(std::exception_ptr error) {
+  // [exit_body]
   exiting_ = true;
   if (error && is_base_error(error) && !base_error_) base_error_ = error;
   bool body_cancelled = is_cancelled_error(error);
@@ -155,6 +168,7 @@ Coro<void> TaskGroup::exit(std::exception_ptr error) {
     }
     throw ExceptionGroup("unhandled errors in a TaskGroup", std::exchange(errors_, {}));
   }
+  // [exit_body]
 }
 // [task_group_exit]
 

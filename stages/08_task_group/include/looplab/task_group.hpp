@@ -21,6 +21,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <string>
@@ -91,10 +92,17 @@ class TaskGroup {
   TaskBase* parent_task_ = nullptr;  // its frame holds this group: it outlives it
   // asyncio's _tasks, the children not done. A child keeps its slot until it
   // ends; a free slot is reused, so that the done callback can name its
-  // child by slot, and adding or removing a child is O(1).
-  std::vector<Ref<FutureBase>> tasks_;
+  // child by slot, and adding or removing a child is O(1). `made` numbers
+  // the children, so that abort() cancels them in the order they were made
+  // (asyncio's set has no order; this one is the one a reader expects).
+  struct Child {
+    Ref<FutureBase> task;
+    std::uint64_t made = 0;
+  };
+  std::vector<Child> tasks_;
   std::vector<std::size_t> free_slots_;
   std::size_t live_ = 0;
+  std::uint64_t made_ = 0;
   DoneCallbackId callback_id_ = FutureBase::new_callback_id();
   std::vector<std::exception_ptr> errors_;
   std::exception_ptr base_error_;             // the first SystemExit or KeyboardInterrupt
