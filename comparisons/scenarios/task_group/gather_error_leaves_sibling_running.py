@@ -1,0 +1,52 @@
+"""gather(): the first child's error reaches the awaiter at once; the sibling is not cancelled,
+runs on and finishes, if someone waits for it. (group_error_cancels_sibling: a TaskGroup.)"""
+import asyncio
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for virtual_clock
+from virtual_clock import new_virtual_loop  # noqa: E402
+
+
+def say_at(what):
+    print(f"t={asyncio.get_running_loop().time():.3f} {what}")
+
+
+async def sibling():
+    try:
+        await asyncio.sleep(2)
+    except asyncio.CancelledError:
+        say_at("sibling cancelled")
+        raise
+    say_at("sibling finished")
+    return 2
+
+
+async def failing():
+    await asyncio.sleep(1)
+    say_at("failing child raises ValueError('boom')")
+    raise ValueError("boom")
+
+
+async def main():
+    loop = asyncio.get_running_loop()
+    other = loop.create_task(sibling())
+    bad = loop.create_task(failing())
+    try:
+        await asyncio.gather(other, bad)
+    except ValueError as error:
+        caught = type(error).__name__
+        say_at(f"gather raised {caught}: {error}")
+        say_at(f"sibling done? {other.done()}")
+    await other  # nobody else waits for it
+    fate = "sibling-cancelled" if other.cancelled() else "sibling-finished"
+    say_at(f"outcome: {(caught, fate)}")
+
+
+def scenario():
+    loop = new_virtual_loop()
+    loop.run_until_complete(main())
+    loop.close()
+
+
+scenario()
