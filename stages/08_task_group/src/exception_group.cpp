@@ -19,6 +19,7 @@ ExceptionGroup::ExceptionGroup(std::string message, std::vector<std::exception_p
 // [exception_group_split]
 ExceptionGroup::Split ExceptionGroup::split_if(
     const std::function<bool(const std::exception_ptr&)>& matches) const {
+  // [split_if_body]
   if (matches(std::make_exception_ptr(*this))) return {*this, std::nullopt};  // all of it
   std::vector<std::exception_ptr> matched;
   std::vector<std::exception_ptr> rest;
@@ -42,6 +43,7 @@ ExceptionGroup::Split ExceptionGroup::split_if(
     return ExceptionGroup(message_, std::move(errors));
   };
   return {group_of(std::move(matched)), group_of(std::move(rest))};
+  // [split_if_body]
 }
 // [exception_group_split]
 
