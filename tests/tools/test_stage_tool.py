@@ -118,6 +118,11 @@ class StageToolTest(unittest.TestCase):
         self.assertIn("add it to changed in stages/03_c/stage.toml", out)
         self.assertIn("tools/stage propagate 02", out)
 
+    def test_conflict_markers_left_by_propagate_are_caught(self):
+        # A changed file that propagate could not merge keeps git's markers.
+        self.write("stages/03_c/src/util.txt", "<<<<<<< mine\nutil 02\n=======\nutil 01\n>>>>>>> theirs\n")
+        self.assertCheck(1, "stages/03_c/src/util.txt", "conflict markers")
+
     def test_declared_change_passes(self):
         self.write("stages/03_c/README.txt", "readme edited in 03\n")
         self.write("stages/03_c/stage.toml", manifest("C", "02_b", ["src/util.txt", "README.txt"]))

@@ -308,6 +308,9 @@ def check_regions(root, stages):
 
 # ---------------------------------------------------------------- check ----
 
+# What `propagate` writes where a three-way merge fails (git merge-file).
+CONFLICT_MARKER = re.compile(rb"^(<<<<<<<|>>>>>>>) ", re.MULTILINE)
+
 def check_stage(root, stages, stage):
     """Return the list of rule violations of one stage."""
     toml = f"{stage.path}/{MANIFEST}"
@@ -317,6 +320,10 @@ def check_stage(root, stages, stage):
         problems.append(f"{stage.path}/{path}: {msg}")
 
     files, changed, removed = stage_files(root, stage), set(stage.changed), set(stage.removed)
+    for p in sorted(files):
+        text = read_bytes(root / stage.path / p) or b""
+        if CONFLICT_MARKER.search(text):
+            bad(p, "holds conflict markers (a propagate that could not merge): resolve them")
     for p in sorted(changed - files):
         bad(p, f"declared as changed but missing: remove it from changed in {toml}")
     if not stage.parent:
