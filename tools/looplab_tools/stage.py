@@ -311,6 +311,7 @@ def check_regions(root, stages):
 # What `propagate` writes where a three-way merge fails (git merge-file).
 CONFLICT_MARKER = re.compile(rb"^(<<<<<<<|>>>>>>>) ", re.MULTILINE)
 
+
 def check_stage(root, stages, stage):
     """Return the list of rule violations of one stage."""
     toml = f"{stage.path}/{MANIFEST}"
