@@ -1,5 +1,6 @@
 """The SVG charts (optional: they need matplotlib): a bar chart per workload,
-its cost across stages, fd_scaling's lines, tcp_echo's server CPU."""
+its cost across stages, fd_scaling's lines, tcp_echo's server CPU, async_tree's
+CPU per task."""
 from __future__ import annotations
 
 import itertools
@@ -132,6 +133,34 @@ def tcp_chart(pyplot, workload: str, results: Results, path: Path) -> bool:
     return True
 
 
+def async_tree_chart(pyplot, results: Results, path: Path) -> None:
+    """CPU ns per task of each async_tree variant and flavour, a bar per
+    implementation of the table (looplab, asyncio), log scale."""
+    impls = [results.impls[impl_id] for impl_id in tables.async_tree_columns(results)]
+    rows = tables.async_tree_workloads(results)
+    figure, axes = pyplot.subplots(figsize=(WIDTH, 0.32 * len(rows) * len(impls) + 1.5))
+    height = 0.8 / max(len(impls), 1)
+    shown = []
+    for index, impl in enumerate(impls):
+        cpu = [results.cpu_ns_per_op.get(workload, {}).get(impl.id) for workload, _, _ in rows]
+        positions = [row + index * height for row, value in enumerate(cpu) if value]
+        values = [value for value in cpu if value]
+        axes.barh(positions, values, height=height, color=KIND_COLOURS[impl.kind], label=impl.label)
+        for position, value in zip(positions, values):
+            axes.text(value * 1.08, position, f"{format_ns(value)} ns", va="center", fontsize=8)
+        shown += values
+    axes.set_yticks([row + 0.4 - height / 2 for row in range(len(rows))])
+    axes.set_yticklabels([f"{variant}, {flavour}" for _, variant, flavour in rows])
+    axes.invert_yaxis()  # first variant on top, as in the table
+    axes.set_xscale("log")
+    if shown:
+        axes.set_xlim(min(shown) / 3, max(shown) * 6)
+    axes.set_xlabel("CPU ns per task (log scale; shorter is cheaper)")
+    axes.set_title("async_tree: CPU time per task of the tree")
+    axes.legend(fontsize=8)
+    save(pyplot, figure, path)
+
+
 def workload_charts(pyplot, workload: str, results: Results, charts_dir: Path) -> list[Path]:
     """A workload's charts: tcp_echo's server CPU bars, or the ns/op bars and
     (with more than one stage) the across-stages lines."""
@@ -151,6 +180,8 @@ def draw_charts(results: Results, charts_dir: Path) -> tuple[dict[str, list[Path
                     "(on Debian: apt install python3-matplotlib).")
     charts: dict[str, list[Path]] = {}
     for workload in results.ns_per_op:
+        if tables.is_async_tree(workload):
+            continue  # one chart for them all, below
         drawn = workload_charts(pyplot, workload, results, charts_dir)
         if drawn:
             charts[workload] = drawn
@@ -158,4 +189,8 @@ def draw_charts(results: Results, charts_dir: Path) -> tuple[dict[str, list[Path
         path = charts_dir / "fd_scaling.svg"
         fd_scaling_chart(pyplot, results, path)
         charts["fd_scaling"] = [path]
+    if tables.async_tree_columns(results):
+        path = charts_dir / "async_tree.svg"
+        async_tree_chart(pyplot, results, path)
+        charts["async_tree"] = [path]
     return charts, None

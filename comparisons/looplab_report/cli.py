@@ -47,11 +47,15 @@ What it writes into ``--out``:
   epoll within 1.1× of the raw epoll floor and no slower than libuv, io_uring
   no slower than epoll, tcp_echo_1 server CPU below libuv's and at most a
   third of asyncio's; stages 05 and 06: future_resolve and task_sleep0 at
-  least 30× cheaper than asyncio), met or not, computed from this run,
+  least 30× cheaper than asyncio; stage 07: fanout_cached and the async_tree
+  family, eager tasks against asyncio's and against lazy ones), those of the
+  stages up to the latest that ran, met or not, computed from this run; from
+  stage 07 an "async_tree" section: one table and one chart for the family,
 * ``header.json``: the header of report.md as ``{label: value}`` (date,
   machine, kernel, compiler, interpreters, mode, Python gc, ...),
 * ``summary.json``: ``{workload: {implementation id: ns per op}}`` plus
-  ``_targets``, ``_fd_scaling`` and ``_tcp_echo`` (see ``summary.summary``), and
+  ``_targets``, ``_fd_scaling``, ``_tcp_echo`` and ``_async_tree`` (see
+  ``summary.summary``), and
   ``implementations.json``: what each implementation id stands for, with its
   per-workload ``notes`` (the benchmark's ``state.SetLabel`` text, e.g. what a
   stage skips that asyncio does) and, for Python loops, the twins' ``gc``

@@ -84,14 +84,26 @@ def native_implementations(build_dir: Path, results: Results) -> list[tuple[Impl
     return found
 
 
+def required_python(module: ast.Module) -> Optional[tuple[int, ...]]:
+    """A twin's ``REQUIRES_PYTHON = "3.12"`` as (3, 12), or None if it has none."""
+    for statement in module.body:
+        if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
+                and any(isinstance(target, ast.Name) and target.id == "REQUIRES_PYTHON"
+                        for target in statement.targets)):
+            return tuple(int(part) for part in str(statement.value.value).split("."))
+    return None
+
+
 def find_twins(twins_dir: Path = TWINS_DIR) -> list[Workload]:
-    """Every twin <twins_dir>/<group>/<name>.py, with its docstring."""
+    """Every twin <twins_dir>/<group>/<name>.py (not _<name>.py: code twins
+    share), with its docstring and the Python it requires."""
     workloads = []
     for path in sorted(twins_dir.glob("*/*.py")):
         if path.name.startswith("_"):
             continue
-        docstring = ast.get_docstring(ast.parse(path.read_text())) or ""
-        workloads.append(Workload(path.stem, path.parent.name, docstring, path))
+        module = ast.parse(path.read_text())
+        workloads.append(Workload(path.stem, path.parent.name, ast.get_docstring(module) or "", path,
+                                  required_python(module)))
     return workloads
 
 

@@ -100,7 +100,7 @@ class Document:
 
 
 def charts(report: Report, key: str) -> list[Block]:
-    """The charts drawn for a workload (or for "fd_scaling")."""
+    """The charts drawn for a workload (or for "fd_scaling", "async_tree")."""
     return [Chart(chart.stem, chart, chart.relative_to(report.out_dir).as_posix())
             for chart in report.charts.get(key, [])]
 
@@ -124,7 +124,8 @@ def problems_section(report: Report) -> list[Block]:
 def targets_section(report: Report) -> list[Block]:
     if not report.targets:
         return []
-    text = prose.targets_text(*targets.stage_span(target.spec for target in report.targets))
+    directions = any(target.spec.reference is not None for target in report.targets)
+    text = prose.targets_text(*targets.stage_span(target.spec for target in report.targets), directions)
     table = Table(tables.TARGET_HEADER, tables.target_rows(report.targets), tables.TARGET_NUMERIC,
                   status_column=tables.TARGET_HEADER.index("status"))
     return [Heading(2, "Targets", anchor="targets"), Paragraph([text]), table]
@@ -174,6 +175,21 @@ def tcp_echo_section(report: Report) -> list[Block]:
     return blocks
 
 
+def async_tree_section(report: Report) -> list[Block]:
+    """What async_tree measures, its workloads, one table and its chart."""
+    results = report.results
+    workloads = tables.async_tree_workloads(results)
+    if not workloads:
+        return []
+    blocks = [Heading(2, "async_tree", anchor="async_tree")]
+    blocks += [Paragraph([text]) for text in prose.ASYNC_TREE_TEXT]
+    blocks += [BulletList([[line] for line in prose.first_lines(
+        results.workloads[workload] for workload, _, _ in workloads)])]
+    header, rows = tables.async_tree_rows(results)
+    blocks += [Table(header, rows, set(range(2, len(header))))]
+    return blocks + charts(report, "async_tree")
+
+
 def reproduce_section() -> list[Block]:
     commands = BulletList([[Code(command), f": {what}"] for command, what in prose.HOW_TO_REPRODUCE])
     raw_files = Paragraph([
@@ -189,5 +205,6 @@ def build(report: Report) -> Document:
     """The whole report, section by section."""
     blocks = (header_section(report) + problems_section(report) + targets_section(report)
               + how_to_read_section(report) + workloads_section(report)
-              + fd_scaling_section(report) + tcp_echo_section(report) + reproduce_section())
+              + fd_scaling_section(report) + tcp_echo_section(report) + async_tree_section(report)
+              + reproduce_section())
     return Document(prose.TITLE, blocks)

@@ -34,6 +34,8 @@ class Workload:
     group: str = ""
     description: str = ""
     twin: Optional[Path] = None
+    # The oldest Python the twin runs on (its REQUIRES_PYTHON), e.g. (3, 12).
+    requires_python: Optional[tuple[int, ...]] = None
 
 
 @dataclass
@@ -43,6 +45,9 @@ class Results:
     impls: dict[str, Implementation] = field(default_factory=dict)
     workloads: dict[str, Workload] = field(default_factory=dict)
     ns_per_op: dict[str, dict[str, float]] = field(default_factory=dict)
+    # {workload: {impl id: CPU ns per op}}: the CPU time of the same runs, where
+    # they reported one (Google Benchmark's cpu_time; the twins' process time).
+    cpu_ns_per_op: dict[str, dict[str, float]] = field(default_factory=dict)
     # {workload: {impl id: label}}: what a benchmark says about itself with
     # Google Benchmark's state.SetLabel(), e.g. what a stage skips that asyncio does.
     notes: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -59,9 +64,11 @@ class Results:
     warnings: list[str] = field(default_factory=list)
 
     def record(self, workload: str, impl: Implementation, ns: float,
-               note: Optional[str] = None) -> None:
+               note: Optional[str] = None, cpu_ns: Optional[float] = None) -> None:
         self.workloads.setdefault(workload, Workload(workload))
         self.ns_per_op.setdefault(workload, {})[impl.id] = ns
+        if cpu_ns is not None:
+            self.cpu_ns_per_op.setdefault(workload, {})[impl.id] = cpu_ns
         if note:
             self.notes.setdefault(workload, {})[impl.id] = note
 

@@ -95,6 +95,20 @@ def twin_job(workload: Workload, impl: Implementation, extra: list[str], raw_dir
     return Job(impl, title, command, raw, TWIN_TIMEOUT_S)
 
 
+def too_old(workload: Workload, impl: Implementation) -> bool:
+    """Whether `impl`'s interpreter is older than the twin requires (REQUIRES_PYTHON)."""
+    required = workload.requires_python
+    return required is not None and impl.interpreter.version[:len(required)] < required
+
+
+def too_old_notes(not_run: dict[tuple[str, tuple[int, ...]], list[str]]) -> list[str]:
+    """One note per Python loop and requirement: the twins it did not run."""
+    return [f"{label} did not run {', '.join(names)}: "
+            f"{'it needs' if len(names) == 1 else 'they need'} Python "
+            f"{'.'.join(map(str, required))} or later (REQUIRES_PYTHON in the twin)."
+            for (label, required), names in not_run.items()]
+
+
 def plan_jobs(cpp: Sequence[tuple[int, Path]], twins: list[Workload],
               python_impls: list[Implementation], raw_dir: Path,
               quick: bool, repetitions: int, results: Results,
@@ -114,11 +128,18 @@ def plan_jobs(cpp: Sequence[tuple[int, Path]], twins: list[Workload],
     # looplab's select() stage; from the first stage with pollers the kernel-side
     # backends are set against asyncio on its default selector (epoll on Linux), run here too.
     asyncio_epoll = asyncio_epoll_implementation(cpp, python_impls, results)
+    # A twin that needs a newer Python than a loop's interpreter (eager tasks
+    # need 3.12) is not run there: {(loop, requirement): [workloads]}, a note each.
+    not_run: dict[tuple[str, tuple[int, ...]], list[str]] = {}
     for workload in twins:
         results.workloads[workload.name] = workload
         variants = [(impl, []) for impl in python_impls]
         if asyncio_epoll is not None and workload.group in policy.load().epoll_baseline_groups:
             variants.insert(1, (asyncio_epoll, ["--selector", "default"]))
-        jobs += [twin_job(workload, impl, extra, raw_dir, quick, repetitions)
-                 for impl, extra in variants]
+        for impl, extra in variants:
+            if too_old(workload, impl):
+                not_run.setdefault((impl.label, workload.requires_python), []).append(workload.name)
+            else:
+                jobs.append(twin_job(workload, impl, extra, raw_dir, quick, repetitions))
+    results.warnings += too_old_notes(not_run)
     return jobs

@@ -1,5 +1,5 @@
-"""The report's words around its tables: how to read them, what tcp_echo and
-fd_scaling measure, what the targets are, how to reproduce it."""
+"""The report's words around its tables: how to read them, what tcp_echo,
+fd_scaling and async_tree measure, what the targets are, how to reproduce it."""
 from __future__ import annotations
 
 from looplab_report import header
@@ -64,6 +64,24 @@ FD_SCALING_TEXT = (
     "what is ready (O(1) in the idle descriptors). select stops at 1,000: FD_SETSIZE is "
     "1,024.")
 
+ASYNC_TREE_TEXT = [
+    "pyperformance's async_tree benchmarks (bm_async_tree): asyncio.gather() over a tree 6 levels "
+    "deep with 6 branches per node, whose 46,656 leaves do the variant's work: none, nothing; io, "
+    "sleep 50 ms (real time); memoization, look a key up in a cache that has about 90% of them, "
+    "and sleep 50 ms on a miss; cpu_io_mixed, pyperformance's CPU work (math.factorial(500)) for "
+    "half the leaves, left out on both sides here, and memoization's work for the other half. "
+    "The same trees in C++ (bench/eager_tasks/async_tree_bench.cpp) and in Python "
+    "(comparisons/asyncio/eager_tasks/_async_tree.py says what both change from pyperformance, "
+    "and why).",
+    "One op = one task of the tree: gather() wraps each child coroutine in a task, 55,986 a tree. "
+    "The tasks start lazily (asyncio's default) or eagerly (the loop's task factory is "
+    "eager_task_factory: pyperformance's async_tree_eager_* benchmarks). ns/task is CPU time "
+    "(Google Benchmark's cpu_time; the twins' process time) and wall time per task, medians over "
+    "the repetitions. The ratio and the targets use CPU time: the wall time of a tree that sleeps "
+    "is mostly its 50 ms sleep (at least 893 ns a task), which no loop can shorten. The other "
+    "Python loops' figures of these workloads are in summary.json (\"_async_tree\").",
+]
+
 TARGETS_TEXT = (
     "The goals of {stages}, checked on this run's figures (ratios of medians, from "
     "the latest looplab stage from {first} on that has the rows). A ≤ or < goal is a ratio "
@@ -111,10 +129,21 @@ def how_to_read(results: Results) -> list[str]:
     return lines + [gc_reading_note(results)]
 
 
-def targets_text(first: int, last: int) -> str:
-    """The Targets section's paragraph, for goals set by stages first to last."""
+DIRECTION_TEXT = (" A goal \"as\" another loop is that loop's ratio of the same two workloads "
+                  "(eager against lazy tasks): looplab's should be on the same side of 1.")
+
+
+def targets_text(first: int, last: int, directions: bool = False) -> str:
+    """The Targets section's paragraph, for goals set by stages first to last
+    (`directions`: some are "same direction as" goals)."""
     stages = f"stage {first:02d}" if first == last else f"stages {first:02d} to {last:02d}"
-    return TARGETS_TEXT.format(stages=stages, first=f"{first:02d}")
+    return TARGETS_TEXT.format(stages=stages, first=f"{first:02d}") + (DIRECTION_TEXT if directions else "")
+
+
+def first_lines(workloads) -> list[str]:
+    """The first line of each workload's twin docstring ("name: what it does")."""
+    return [workload.description.split("\n")[0] if workload.description
+            else f"{workload.name}: (no Python twin)" for workload in workloads]
 
 
 def description_paragraphs(workload: Workload) -> list[str]:

@@ -29,9 +29,11 @@ def fd_scaling_point(key: str) -> Optional[tuple[str, int]]:
 
 
 def record_one(impl: Implementation, key: str, ns: float, note: Optional[str], results: Results,
-               folded: dict[str, list[float]], unavailable: dict[str, list[tuple[str, str]]]) -> None:
+               folded: dict[str, list[tuple[float, Optional[float]]]],
+               unavailable: dict[str, list[tuple[str, str]]], cpu_ns: Optional[float] = None) -> None:
     """One benchmark of a program: a row, a backend row, an fd_scaling point, a
-    fallback (into `unavailable`), or an argument of a workload (into `folded`)."""
+    fallback (into `unavailable`), or an argument of a workload (into `folded`,
+    with its CPU time per op if it has one)."""
     looplab = impl.kind == "looplab"
     point = fd_scaling_point(key) if looplab else None
     backend = backend_of(key) if looplab else None
@@ -44,9 +46,9 @@ def record_one(impl: Implementation, key: str, ns: float, note: Optional[str], r
         results.fd_scaling.setdefault(impl.id, {}).setdefault(point[0], {})[point[1]] = ns
     elif backend is not None and key.count("/") == 1:
         backend_impl = results.backend_implementation(impl, backend)
-        results.record(key.split("/")[0], backend_impl, ns, note if note != backend else None)
+        results.record(key.split("/")[0], backend_impl, ns, note if note != backend else None, cpu_ns)
     else:
-        folded.setdefault(key.split("/")[0], []).append(ns)
+        folded.setdefault(key.split("/")[0], []).append((ns, cpu_ns))
 
 
 def record_benchmarks(job: Job, outcome: Outcome, results: Results) -> list[str]:
@@ -58,17 +60,19 @@ def record_benchmarks(job: Job, outcome: Outcome, results: Results) -> list[str]
     goes to results.fd_scaling. Any other "name/arg" counts as workload "name"
     (the median over its arguments).
     """
-    folded: dict[str, list[float]] = {}
+    folded: dict[str, list[tuple[float, Optional[float]]]] = {}
     # {backend: [(benchmark, why not)]}: what a backend could not measure here.
     unavailable: dict[str, list[tuple[str, str]]] = {}
     for key, metrics in outcome.metrics.items():
         if "real_time" in metrics:
             record_one(job.impl, key, metrics["real_time"], outcome.labels.get(key), results,
-                       folded, unavailable)
+                       folded, unavailable, metrics.get("cpu_time"))
     for workload, values in folded.items():
         note = next((label for key, label in outcome.labels.items()
                      if key.split("/")[0] == workload), None)
-        results.record(workload, job.impl, statistics.median(values), note)
+        cpu = [cpu_ns for _, cpu_ns in values if cpu_ns is not None]
+        results.record(workload, job.impl, statistics.median(ns for ns, _ in values), note,
+                       statistics.median(cpu) if len(cpu) == len(values) else None)
     problems = []
     for key, message in sorted(outcome.errors.items()):
         if job.impl.kind == "looplab" and backend_of(key) is not None:

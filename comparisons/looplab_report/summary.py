@@ -12,11 +12,13 @@ from looplab_report.model import Implementation, Results
 
 def summary(results: Results, targets: Iterable = ()) -> dict:
     """summary.json's content: {workload: {impl id: ns/op}} (tcp_echo_C: wall ns
-    per request), plus three keys that start with "_" and are not workloads:
+    per request), plus keys that start with "_" and are not workloads:
     "_targets" (a list: each target's ratio, bound and "met"), "_fd_scaling"
-    ({stage impl id: {backend: {idle descriptors: ns per round trip}}}) and
+    ({stage impl id: {backend: {idle descriptors: ns per round trip}}}),
     "_tcp_echo" ({tcp_echo_C: {impl id: {"ns_per_request", "requests_per_second",
-    "server_cpu_ns_per_request", "compared_with"}}})."""
+    "server_cpu_ns_per_request", "compared_with"}}}) and, when a run measured
+    them, "_async_tree" ({async_tree workload: {impl id: {"wall_ns_per_task",
+    "cpu_ns_per_task"}}}: every loop's figures, CPU time where it was reported)."""
     content = {workload: {impl: round(ns, 3) for impl, ns in figures.items()}
                for workload, figures in results.ns_per_op.items()}
     content["_targets"] = [target.as_json() for target in targets]
@@ -30,6 +32,22 @@ def summary(results: Results, targets: Iterable = ()) -> dict:
                                                                   workload)}
                    for impl_id, figures in by_impl.items()}
         for workload, by_impl in results.tcp.items()}
+    if tables.async_tree_workloads(results):
+        content["_async_tree"] = async_tree_summary(results)
+    return content
+
+
+def async_tree_summary(results: Results) -> dict:
+    """{async_tree workload: {impl id: {"wall_ns_per_task", "cpu_ns_per_task"}}}."""
+    content: dict = {}
+    for workload, _, _ in tables.async_tree_workloads(results):
+        cpu = results.cpu_ns_per_op.get(workload, {})
+        content[workload] = {}
+        for impl_id, ns in results.ns_per_op[workload].items():
+            figures = {"wall_ns_per_task": round(ns, 3)}
+            if impl_id in cpu:
+                figures["cpu_ns_per_task"] = round(cpu[impl_id], 3)
+            content[workload][impl_id] = figures
     return content
 
 

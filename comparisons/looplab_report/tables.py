@@ -1,5 +1,5 @@
 """The rows of every table, as text cells, for the Markdown and the HTML alike:
-a workload's, tcp_echo's, fd_scaling's and the targets'."""
+a workload's, tcp_echo's, fd_scaling's, async_tree's and the targets'."""
 from __future__ import annotations
 
 from typing import Optional
@@ -15,6 +15,8 @@ TCP_HEADER = ["implementation", "ns/request", "requests/s", "server CPU ns/reque
 TCP_NUMERIC = {1, 2, 3, 4, 5}
 TARGET_HEADER = ["target", "measured", "goal", "status"]
 TARGET_NUMERIC = {1}
+# async_tree: looplab's row is compared with asyncio on the newest CPython.
+ASYNC_TREE_BASELINE = "cpython_asyncio"
 
 
 def has_notes(workload: str, results: Results) -> bool:
@@ -142,14 +144,68 @@ def fd_scaling_rows(results: Results) -> tuple[list[str], list[list[str]]]:
     return ["idle descriptors"] + backends, rows
 
 
+def is_async_tree(workload: str) -> bool:
+    """Whether a workload is one of the async_tree table's (not a section of its own)."""
+    return policy.load().async_tree.workload_parts(workload) is not None
+
+
+def async_tree_workloads(results: Results) -> list[tuple[str, str, str]]:
+    """(workload, variant, flavour) of each async_tree workload measured, in the
+    policy's order: variant by variant, lazy before eager."""
+    tree = policy.load().async_tree
+    names = [(f"{tree.prefix}{variant}{suffix}", variant, flavour)
+             for variant in tree.variants for suffix, flavour in tree.flavours]
+    return [name for name in names if name[0] in results.ns_per_op]
+
+
+def async_tree_latest(results: Results) -> Optional[str]:
+    """The id of the latest looplab stage (its own row) that measured an async_tree workload."""
+    ids = {impl_id for workload, _, _ in async_tree_workloads(results)
+           for impl_id in results.ns_per_op[workload]
+           if impl_id in results.impls and results.impls[impl_id].kind == "looplab"
+           and results.impls[impl_id].backend is None}
+    return max(ids, key=lambda impl_id: results.impls[impl_id].stage or 0) if ids else None
+
+
+def async_tree_columns(results: Results) -> list[str]:
+    """The implementations of the async_tree table: the latest looplab stage that
+    ran it and asyncio on the newest CPython, those that measured it."""
+    measured = {impl_id for workload, _, _ in async_tree_workloads(results)
+                for impl_id in results.ns_per_op[workload]}
+    return [impl_id for impl_id in (async_tree_latest(results), ASYNC_TREE_BASELINE)
+            if impl_id in measured and impl_id in results.impls]
+
+
+def async_tree_rows(results: Results) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the async_tree table: a row per variant and flavour;
+    CPU ns per task of each implementation, their ratio (when both ran), then
+    wall ns per task."""
+    impls = async_tree_columns(results)
+    labels = [results.impls[impl_id].label for impl_id in impls]
+    compared = len(impls) == 2
+    header = (["variant", "tasks"] + [f"{label} CPU ns/task" for label in labels]
+              + (["CPU ratio"] if compared else []) + [f"{label} wall ns/task" for label in labels])
+    rows = []
+    for workload, variant, flavour in async_tree_workloads(results):
+        cpu, wall = results.cpu_ns_per_op.get(workload, {}), results.ns_per_op[workload]
+        row = [variant, flavour] + [format_ns(cpu[i]) if i in cpu else "—" for i in impls]
+        if compared:
+            looplab, baseline = impls
+            measured = looplab in cpu and baseline in cpu and cpu[looplab] > 0
+            row.append(cpu_ratio_text(cpu[baseline] / cpu[looplab]) if measured else "n/a")
+        rows.append(row + [format_ns(wall[i]) if i in wall else "—" for i in impls])
+    return header, rows
+
+
 def target_rows(targets: list) -> list[list[str]]:
     """(target, measured, goal, status) per targets.Target."""
     return [[target.what, target.measured, target.goal, target.status] for target in targets]
 
 
 def workload_order(results: Results) -> list[Workload]:
-    """Workloads with twins in group/name order, then C++-only ones (tcp_echo has
-    its own section)."""
+    """Workloads with twins in group/name order, then C++-only ones (tcp_echo and
+    async_tree have their own sections)."""
     measured = [w for w in results.workloads.values()
-                if w.name in results.ns_per_op and w.name not in results.tcp]
+                if w.name in results.ns_per_op and w.name not in results.tcp
+                and not is_async_tree(w.name)]
     return sorted(measured, key=lambda w: (w.twin is None, w.group, w.name))

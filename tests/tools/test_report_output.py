@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 import pythons
-from looplab_report import document, html, markdown, policy, summary, tables, targets
+from looplab_report import charts, document, html, markdown, policy, summary, tables, targets
 from looplab_report.model import ASYNCIO_EPOLL_ID, Implementation, Report, Results, Workload
 
 NEWEST = pythons.Interpreter("/opt/python3.13", (3, 13, 0), "CPython")
@@ -75,6 +75,101 @@ def sample_report(out_dir=Path("/tmp/report")):
                if spec.workload == "reader_pingpong"]
     charts = {"call_soon_batch": [out_dir / "charts" / "call_soon_batch.svg"]}
     return Report(results, list(HEADER), charts, None, out_dir, checked)
+
+
+def async_tree_report(out_dir=Path("/tmp/report")):
+    """A run of stage 07 and asyncio on two interpreters: fanout_cached and three
+    async_tree workloads (3.11 has no eager tasks), wall and CPU time."""
+    results = Results()
+    for impl in [Implementation("looplab_s07", "looplab stage 07", "looplab", "cpython_asyncio", stage=7),
+                 Implementation("cpython_asyncio", "CPython 3.13.0 asyncio", "asyncio", interpreter=NEWEST),
+                 Implementation("uvloop_host_asyncio", "CPython 3.11.2 asyncio", "asyncio",
+                                "cpython_asyncio", interpreter=HOST)]:
+        results.impls[impl.id] = impl
+    runs = {  # {workload: {impl id: (wall, cpu)}}
+        "async_tree_io_eager": {"looplab_s07": (1000.0, 300.0), "cpython_asyncio": (16000.0, 15000.0)},
+        "async_tree_none": {"looplab_s07": (200.0, 200.0), "cpython_asyncio": (6000.0, 6000.0),
+                            "uvloop_host_asyncio": (5000.0, 5000.0)},
+        "async_tree_io": {"cpython_asyncio": (15000.0, 14000.0)},
+        "fanout_cached": {"looplab_s07": (150.0, 150.0), "cpython_asyncio": (2500.0, 2500.0)},
+    }
+    for workload, by_impl in runs.items():
+        results.workloads[workload] = Workload(
+            workload, "eager_tasks", f"{workload}: what it does.\n\nMore.", Path(f"{workload}.py"))
+        for impl_id, (wall, cpu) in by_impl.items():
+            results.record(workload, results.impls[impl_id], wall, cpu_ns=cpu)
+    charts = {"async_tree": [out_dir / "charts" / "async_tree.svg"]}
+    return Report(results, list(HEADER), charts, None, out_dir, [])
+
+
+class AsyncTree(unittest.TestCase):
+    def setUp(self):
+        self.report = async_tree_report()
+        self.results = self.report.results
+
+    def test_rows_in_the_policys_order_cpu_then_wall(self):
+        header, rows = tables.async_tree_rows(self.results)
+        self.assertEqual(header, ["variant", "tasks", "looplab stage 07 CPU ns/task",
+                                  "CPython 3.13.0 asyncio CPU ns/task", "CPU ratio",
+                                  "looplab stage 07 wall ns/task", "CPython 3.13.0 asyncio wall ns/task"])
+        self.assertEqual(rows, [
+            ["none", "lazy", "200", "6,000", "30.0× less CPU", "200", "6,000"],
+            ["io", "lazy", "—", "14,000", "n/a", "—", "15,000"],
+            ["io", "eager", "300", "15,000", "50.0× less CPU", "1,000", "16,000"]])
+
+    def test_the_latest_stage_that_ran_them(self):
+        older = Implementation("looplab_s06", "looplab stage 06", "looplab", "cpython_asyncio", stage=6)
+        self.results.impls[older.id] = older
+        self.results.record("async_tree_none", older, 900.0, cpu_ns=900.0)
+        self.assertEqual(tables.async_tree_latest(self.results), "looplab_s07")
+
+    def test_without_a_looplab_row_only_asyncio(self):
+        for workload in list(self.results.ns_per_op):
+            self.results.ns_per_op[workload].pop("looplab_s07", None)
+        header, rows = tables.async_tree_rows(self.results)
+        self.assertEqual(header, ["variant", "tasks", "CPython 3.13.0 asyncio CPU ns/task",
+                                  "CPython 3.13.0 asyncio wall ns/task"])
+        self.assertEqual(rows[0], ["none", "lazy", "6,000", "6,000"])
+
+    def test_not_a_workload_section_of_its_own(self):
+        self.assertEqual([w.name for w in tables.workload_order(self.results)], ["fanout_cached"])
+
+    def test_section(self):
+        blocks = document.async_tree_section(self.report)
+        self.assertEqual(blocks[0], document.Heading(2, "async_tree", anchor="async_tree"))
+        bullets = next(block for block in blocks if isinstance(block, document.BulletList))
+        self.assertEqual(bullets.items, [["async_tree_none: what it does."], ["async_tree_io: what it does."],
+                                         ["async_tree_io_eager: what it does."]])
+        table = next(block for block in blocks if isinstance(block, document.Table))
+        self.assertEqual(table.numeric_columns, {2, 3, 4, 5, 6})
+        self.assertEqual(blocks[-1].link, "charts/async_tree.svg")
+        self.assertEqual(document.async_tree_section(sample_report()), [])
+
+    def test_in_the_report_after_tcp_echo(self):
+        lines = markdown.write_markdown(self.report).splitlines()
+        headings = [line for line in lines if line.startswith("## ")]
+        self.assertEqual(headings, ["## How to read this", "## fanout_cached", "## async_tree",
+                                    "## How to reproduce"])
+        self.assertIn("| none | lazy | 200 | 6,000 | 30.0× less CPU | 200 | 6,000 |", lines)
+        self.assertIn("![async_tree](charts/async_tree.svg)", lines)
+
+    def test_summary(self):
+        content = summary.summary(self.results)
+        self.assertEqual(set(content["_async_tree"]),
+                         {"async_tree_none", "async_tree_io", "async_tree_io_eager"})
+        self.assertEqual(content["_async_tree"]["async_tree_none"]["uvloop_host_asyncio"],
+                         {"wall_ns_per_task": 5000.0, "cpu_ns_per_task": 5000.0})
+        self.assertNotIn("_async_tree", summary.summary(sample_results()))
+
+    def test_chart(self):
+        pyplot = charts.load_pyplot()
+        if pyplot is None:
+            self.skipTest("no matplotlib")
+        with tempfile.TemporaryDirectory() as directory:
+            drawn, note = charts.draw_charts(self.results, Path(directory))
+            self.assertIsNone(note)
+            self.assertEqual(sorted(drawn), ["async_tree", "fanout_cached"])  # no chart per tree
+            self.assertIn("looplab stage 07", (Path(directory) / "async_tree.svg").read_text())
 
 
 class Tables(unittest.TestCase):

@@ -99,6 +99,34 @@ class Plan(unittest.TestCase):
                                                      False, 1, results), [])
         self.assertIn("echo_client", results.warnings[0])
 
+    def test_a_twin_that_needs_a_newer_python_skips_the_older_interpreter(self):
+        twins = [Workload("fan", "eager_tasks", "", Path("fan.py")),
+                 Workload("fan_eager", "eager_tasks", "", Path("fan_eager.py"), (3, 12)),
+                 Workload("tree_eager", "eager_tasks", "", Path("tree_eager.py"), (3, 12))]
+        results = Results()
+        jobs = plan.plan_jobs([], twins, python_impls(), Path("/raw"), False, 5, results)
+        self.assertEqual([job.title for job in jobs], [
+            "cpython 3.13 asyncio fan", "cpython 3.11 asyncio fan", "cpython 3.11 uvloop fan",
+            "cpython 3.13 asyncio fan_eager", "cpython 3.13 asyncio tree_eager"])
+        self.assertEqual(results.warnings, [
+            "CPython 3.11.2 asyncio did not run fan_eager, tree_eager: they need Python 3.12 or later "
+            "(REQUIRES_PYTHON in the twin).",
+            "uvloop 0.17.0 (CPython 3.11.2) did not run fan_eager, tree_eager: they need Python 3.12 "
+            "or later (REQUIRES_PYTHON in the twin)."])
+        self.assertIn("fan_eager", results.workloads)  # known, with its description
+
+    def test_find_twins_reads_requires_python(self):
+        with tempfile.TemporaryDirectory() as directory:
+            group = Path(directory) / "eager_tasks"
+            group.mkdir()
+            (group / "fan.py").write_text('"""fan: lazy."""\n')
+            (group / "fan_eager.py").write_text('"""fan_eager: eager."""\nREQUIRES_PYTHON = "3.12"\n')
+            (group / "_shared.py").write_text('"""Shared code, not a twin."""\n')
+            twins = discover.find_twins(Path(directory))
+        self.assertEqual([(twin.name, twin.requires_python) for twin in twins],
+                         [("fan", None), ("fan_eager", (3, 12))])
+        self.assertEqual(twins[1].description, "fan_eager: eager.")
+
 
 class RecordBenchmarks(unittest.TestCase):
     def setUp(self):
@@ -139,6 +167,17 @@ class RecordBenchmarks(unittest.TestCase):
         self.assertEqual(len(self.results.warnings), 1)
         self.assertIn("io_uring was not measured (fd_scaling/io_uring/1 and 1 more io_uring benchmark)",
                       self.results.warnings[0])
+
+    def test_cpu_time_goes_with_the_rows(self):
+        outcome = Outcome({"tree": {"real_time": 3000.0, "cpu_time": 1000.0},
+                           "tree/epoll": {"real_time": 2900.0, "cpu_time": 900.0},
+                           "timers/8": {"real_time": 10.0, "cpu_time": 9.0},
+                           "timers/64": {"real_time": 30.0}}, {}, {}, {})
+        record.record_benchmarks(job_for(self.stage), outcome, self.results)
+        self.assertEqual(self.results.cpu_ns_per_op["tree"],
+                         {"looplab_s04": 1000.0, "looplab_s04_epoll": 900.0})
+        self.assertEqual(self.results.ns_per_op["tree"]["looplab_s04"], 3000.0)
+        self.assertNotIn("timers", self.results.cpu_ns_per_op)  # an argument had no CPU time
 
     def test_other_kinds_fold_every_name_into_its_workload(self):
         native = Implementation("epoll_floor", "raw epoll floor (C)", "native", "cpython_asyncio")

@@ -30,6 +30,11 @@ name = "coro"
 label = "coroutine server"
 twin = "streams"
 
+[async_tree]
+prefix = "tree_"
+variants = ["none", "io"]
+flavours = [["", "lazy"], ["_eager", "eager"]]
+
 [[targets]]
 stage = 4
 workloads = ["ping", "pong"]
@@ -92,7 +97,16 @@ class Policy(unittest.TestCase):
             "reader_pingpong_idle1000:epoll/libuv", "reader_pingpong_idle1000:io_uring/epoll",
             "tcp_echo_1:server_cpu:looplab/libuv", "tcp_echo_1:server_cpu:asyncio/looplab",
             "tcp_echo_1:server_user_cpu:looplab/libuv", "tcp_echo_1:server_user_cpu:asyncio/looplab",
-            "future_resolve:asyncio/looplab", "task_sleep0:asyncio/looplab"])
+            "future_resolve:asyncio/looplab", "task_sleep0:asyncio/looplab",
+            "fanout_cached_eager:asyncio/looplab", "fanout_cached_eager:eager/lazy",
+            "async_tree_none:asyncio/looplab", "async_tree_none_eager:asyncio/looplab",
+            "async_tree_io:asyncio/looplab", "async_tree_io_eager:asyncio/looplab",
+            "async_tree_memoization:asyncio/looplab", "async_tree_memoization_eager:asyncio/looplab",
+            "async_tree_cpu_io_mixed:asyncio/looplab", "async_tree_cpu_io_mixed_eager:asyncio/looplab",
+            "async_tree_none_eager:eager/lazy", "async_tree_io_eager:eager/lazy",
+            "async_tree_memoization_eager:eager/lazy", "async_tree_cpu_io_mixed_eager:eager/lazy"])
+        self.assertEqual(rules.async_tree.workload_parts("async_tree_io_eager"), ("io", "eager"))
+        self.assertIsNone(rules.async_tree.workload_parts("fanout_cached"))
 
     def test_checks_expand_workload_by_workload(self):
         specs = policy.parse(TOML).targets
@@ -128,10 +142,88 @@ checks = [{ name = "asyncio/looplab", ratio = "cpython_asyncio / looplab", goal 
                     TOML.replace('"looplab:epoll / epoll_floor"', '"looplab:epoll / x:y"'),
                     TOML.replace('measure = "server_cpu"', 'measure = "joules"'),
                     TOML.replace("[coro_echo]", "[coro]"),
+                    TOML.replace('["_eager", "eager"]', '["_eager"]'),
+                    TOML.replace('"looplab:epoll / epoll_floor"', '"looplab@ / epoll_floor"'),
+                    TOML.replace('"looplab:epoll / epoll_floor"', '"looplab@a@b / epoll_floor"'),
+                    TOML.replace('goal = "<= 1.1"', 'goal = "same direction as looplab"'),
                     TOML + "[[targets]]\nstage = 9\nworkloads = ['w']\nchecks = [{ name = 'n' }]\n",
                     "this is not = = toml"]:
             with self.subTest(bad=bad[-60:]), self.assertRaises(policy.PolicyError):
                 policy.parse(bad)
+
+
+class CrossWorkloadTargets(unittest.TestCase):
+    """Eager against lazy: one implementation on two workloads, and CPython's own
+    ratio as the direction to match."""
+
+    TOML = TOML + """
+[[targets]]
+stage = 7
+workloads = ["fan_eager"]
+checks = [{ name = "eager/lazy", ratio = "looplab / looplab@fan", goal = "< 1" }]
+
+[[targets]]
+stage = 7
+workloads = ["tree_io_eager"]
+measure = "cpu"
+[[targets.checks]]
+name = "eager/lazy"
+ratio = "looplab / looplab@tree_io"
+goal = "same direction as cpython_asyncio / cpython_asyncio@tree_io"
+"""
+
+    def setUp(self):
+        specs = policy.parse(self.TOML).targets
+        self.eager, self.direction = specs[-2], specs[-1]
+
+    def test_parsed(self):
+        self.assertEqual(self.eager.denominator, policy.Operand("looplab", "", "fan"))
+        self.assertEqual((self.direction.op, self.direction.measure), (policy.SAME_DIRECTION, "cpu"))
+        self.assertEqual(self.direction.reference, (policy.Operand("impl", "cpython_asyncio"),
+                                                    policy.Operand("impl", "cpython_asyncio", "tree_io")))
+
+    def test_one_implementation_on_two_workloads(self):
+        results = run_with({"fan": {"looplab_s07": 200.0}, "fan_eager": {"looplab_s07": 100.0}})
+        target = targets.check_target(self.eager, results)
+        self.assertEqual((target.value, target.met), (0.5, True))
+        self.assertEqual(target.what, "fan_eager: looplab stage 07 / looplab stage 07 on fan")
+        del results.ns_per_op["fan"]
+        target = targets.check_target(self.eager, results)
+        self.assertEqual(target.status, "not measured (looplab stage 07 did not measure fan)")
+
+    def cpu_run(self, figures):
+        """Results whose CPU figures are `figures` (and wall times ten times them)."""
+        results = run_with({workload: {impl_id: 10 * ns for impl_id, ns in by_impl.items()}
+                            for workload, by_impl in figures.items()})
+        for workload, by_impl in figures.items():
+            results.cpu_ns_per_op[workload] = dict(by_impl)
+        return results
+
+    def test_the_same_direction_as_cpython(self):
+        results = self.cpu_run({"tree_io": {"looplab_s07": 100.0, "cpython_asyncio": 1000.0},
+                                "tree_io_eager": {"looplab_s07": 120.0, "cpython_asyncio": 1100.0}})
+        target = targets.check_target(self.direction, results)
+        self.assertEqual((target.value, target.reference_value, target.met), (1.2, 1.1, True))
+        self.assertTrue(target.what.startswith("tree_io_eager CPU time per op: "))
+        self.assertEqual(target.goal, ">\u00a01×, as cpython asyncio: 1.10×")
+        self.assertEqual(target.as_json()["reference"], 1.1)
+        results.cpu_ns_per_op["tree_io_eager"]["cpython_asyncio"] = 500.0  # eager cheaper in CPython
+        target = targets.check_target(self.direction, results)
+        self.assertEqual((target.goal, target.status), ("<\u00a01×, as cpython asyncio: 0.50×", "not met"))
+
+    def test_a_direction_without_its_reference_is_not_measured(self):
+        results = self.cpu_run({"tree_io": {"looplab_s07": 100.0},
+                                "tree_io_eager": {"looplab_s07": 50.0}})
+        target = targets.check_target(self.direction, results)
+        self.assertEqual((target.value, target.met, target.goal), (0.5, None, "as cpython_asyncio"))
+        self.assertEqual(target.status, "not measured (cpython_asyncio did not run)")
+
+    def test_wall_and_cpu_are_separate_measures(self):
+        results = run_with({"tree_io": {"looplab_s07": 100.0, "cpython_asyncio": 1000.0},
+                            "tree_io_eager": {"looplab_s07": 120.0, "cpython_asyncio": 900.0}})
+        target = targets.check_target(self.direction, results)  # no CPU figures at all
+        self.assertIsNone(target.met)
+        self.assertIn("did not measure tree_io_eager", target.status)
 
 
 class CheckTargets(unittest.TestCase):
@@ -189,9 +281,15 @@ class CheckTargets(unittest.TestCase):
 
     def test_no_stage_from_the_target_stage_on(self):
         results = run_with({"ping": {"looplab_s04_epoll": 90.0, "epoll_floor": 100.0}})
-        future = self.check(results, "future_resolve:asyncio/looplab")
+        future = targets.check_target(self.specs[-1], results)
         self.assertEqual(future.missing, "no looplab stage ≥ 05 ran")
         self.assertEqual(future.denominator_label, "looplab stage ≥ 05")
+
+    def test_only_the_goals_of_the_stages_that_ran(self):
+        results = run_with({"ping": {"looplab_s04_epoll": 90.0, "epoll_floor": 100.0}})
+        self.assertEqual({target.spec.stage for target in targets.check_targets(results, self.specs)}, {4})
+        looplab(results, 5)
+        self.assertEqual({target.spec.stage for target in targets.check_targets(results, self.specs)}, {4, 5})
 
     def test_server_cpu_comes_from_tcp_echo(self):
         results = run_with({"tcp_echo_1": {"looplab_s04_epoll": 9000.0,
