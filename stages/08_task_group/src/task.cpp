@@ -44,15 +44,23 @@ TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& fu
   // when it closes (what asyncio leaves to the garbage collector).
   static const bool hooked = (EventLoop::add_close_hook(&abandon_pending_tasks), true);
   (void)hooked;
-  enter_registry();
 }
 
 TaskBase::~TaskBase() { forget(); }
 
-namespace {
 // As asyncio: only an unnamed task takes a number from the counter.
-std::string next_task_name() { return "Task-" + std::to_string(++task_counter); }
-}  // namespace
+void TaskBase::name_task(std::optional<std::string> name) {
+  if (name) {
+    set_name(std::move(*name));
+  } else {
+    number_ = ++task_counter;
+  }
+}
+
+const std::string& TaskBase::get_name() const {
+  if (number_ != 0) name_ = "Task-" + std::to_string(std::exchange(number_, 0));
+  return name_;
+}
 
 void TaskBase::begin(TaskOptions options) {
   // [begin_body]
@@ -60,22 +68,22 @@ void TaskBase::begin(TaskOptions options) {
   context_ = options.context ? std::move(*options.context) : Context::copy_current();
   const TaskFactory& factory = loop_->get_task_factory();
   if (!factory) {
-    name_ = options.name ? std::move(*options.name) : next_task_name();
+    name_task(std::move(options.name));
     start(options.eager_start.value_or(false));
     return;
   }
   // asyncio 3.12 and 3.13 call the factory without the name and name the
   // task once it returns: an eager first step still sees "Task-N".
-  name_ = next_task_name();
+  name_task(std::nullopt);
   factory(*loop_, *this, options.eager_start);
-  if (!start_called_) throw RuntimeError("the task factory did not start task " + name_);
-  if (options.name) name_ = std::move(*options.name);
+  if (!start_called_) throw RuntimeError("the task factory did not start task " + get_name());
+  if (options.name) set_name(std::move(*options.name));
   // [begin_body]
 }
 
 void TaskBase::start(bool eager) {
   // [start_body]
-  if (start_called_) throw RuntimeError("start(): task " + name_ + " was started already");
+  if (start_called_) throw RuntimeError("start(): task " + get_name() + " was started already");
   start_called_ = true;
   if (eager && loop_->is_running()) {
     eager_start();
@@ -87,6 +95,7 @@ void TaskBase::start(bool eager) {
 
 void TaskBase::schedule_first_step() {
   self_ = Ref<FutureBase>(&as_future());  // pending: alive even if nobody holds it
+  enter_registry();
   try {
     schedule_step(nullptr);
   } catch (...) {  // a closed loop (RuntimeError): no task after all, and no leak
@@ -100,6 +109,21 @@ void TaskBase::schedule_step(std::exception_ptr error) {
 }
 // [task_create]
 
+// asyncio's _eager_tasks: the tasks whose eager first step is running on
+// this thread, innermost last. A task that finishes in that step is never
+// entered in the registry (two locks saved); all_tasks() looks here too.
+namespace {
+thread_local std::vector<TaskBase*> eager_tasks;
+
+class EagerStep {
+ public:
+  explicit EagerStep(TaskBase* task) { eager_tasks.push_back(task); }
+  EagerStep(const EagerStep&) = delete;
+  EagerStep& operator=(const EagerStep&) = delete;
+  ~EagerStep() { eager_tasks.pop_back(); }
+};
+}  // namespace
+
 // [eager_start]
 // Task.__eager_start: the first step, now, inside create_task(). The new
 // task is the current task while it runs, and whoever created it (a task,
@@ -112,7 +136,11 @@ void TaskBase::eager_start() {
   self_ = Ref<FutureBase>(&as_future());  // pending: alive if the step waits
   TaskBase* creator = std::exchange(running_task, this);
   ScopeExit restore([creator] { running_task = creator; });
-  context_.run([&] { run_coroutine(nullptr); });
+  {
+    EagerStep listed(this);  // all_tasks() sees it during the step
+    context_.run([&] { run_coroutine(nullptr); });
+  }
+  if (!as_future().done()) enter_registry();  // it goes on as a lazy task
   // [eager_start_body]
 }
 // [eager_start]
@@ -121,7 +149,7 @@ void TaskBase::eager_start() {
 // Task.__step: resume the coroutine where it stopped (throwing `error` there
 // if there is one) and see how it stopped.
 void TaskBase::step(std::exception_ptr error) {
-  if (as_future().done()) throw InvalidStateError("step(): " + name_ + " is already done");
+  if (as_future().done()) throw InvalidStateError("step(): " + get_name() + " is already done");
   // [step_body]
   if (must_cancel_) {
     if (!is_cancelled_error(error))
@@ -130,8 +158,8 @@ void TaskBase::step(std::exception_ptr error) {
   }
   fut_waiter_.reset();
   if (running_task != nullptr) {
-    throw RuntimeError("Cannot enter into task " + name_ + " while another task " +
-                       running_task->name_ + " is being executed.");
+    throw RuntimeError("Cannot enter into task " + get_name() + " while another task " +
+                       running_task->get_name() + " is being executed.");
   }
   running_task = this;
   ScopeExit leave([] { running_task = nullptr; });
@@ -173,12 +201,13 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
 void TaskBase::suspend_on(FutureBase& future, std::coroutine_handle<> frame) {
   resume_point_ = frame;
   if (&future == &as_future()) {
-    schedule_step(std::make_exception_ptr(RuntimeError("Task cannot await on itself: " + name_)));
+    schedule_step(
+        std::make_exception_ptr(RuntimeError("Task cannot await on itself: " + get_name())));
     return;
   }
   if (&future.get_loop() != loop_) {
     schedule_step(std::make_exception_ptr(RuntimeError(
-        "Task " + name_ + " got Future " + future.repr() + " attached to a different loop")));
+        "Task " + get_name() + " got Future " + future.repr() + " attached to a different loop")));
     return;
   }
   fut_waiter_ = Ref<FutureBase>(&future);
@@ -294,6 +323,9 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
 
 std::vector<TaskBase*> all_tasks(EventLoop& loop) {
   std::vector<TaskBase*> tasks;
+  for (TaskBase* task : eager_tasks) {  // asyncio adds _eager_tasks to _scheduled_tasks
+    if (task->loop_ == &loop) tasks.push_back(task);
+  }
   std::lock_guard lock(registry_mutex);
   for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
     if (task->loop_ == &loop) tasks.push_back(task);

@@ -29,6 +29,7 @@
 
 #include <concepts>
 #include <coroutine>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <string>
@@ -71,8 +72,14 @@ class TaskBase {
   /// is pending destroys it without a report (run_until_complete(coro)).
   void do_not_log_destroy_pending() noexcept { log_destroy_pending_ = false; }
 
-  const std::string& get_name() const noexcept { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); }
+  /// Task.get_name(): the name it was given, or "Task-N". The string is made
+  /// from N only when asked for, as CPython 3.12's C tasks do: most tasks
+  /// never are, and a task that finishes eagerly costs little else.
+  const std::string& get_name() const;
+  void set_name(std::string name) {
+    name_ = std::move(name);
+    number_ = 0;
+  }
   /// How many cancellations were requested and not taken back (Task.cancelling()).
   int cancelling() const noexcept { return num_cancels_requested_; }
   /// Takes one back (Task.uncancel()); returns how many are left. Reaching
@@ -124,6 +131,8 @@ class TaskBase {
   friend std::vector<TaskBase*> all_tasks(EventLoop& loop);
   void enter_registry() noexcept;
   void leave_registry() noexcept;
+  /// The caller's name, or, if none, the next number from the counter.
+  void name_task(std::optional<std::string> name);
   void schedule_first_step();
   void eager_start();
   void step(std::exception_ptr error);
@@ -133,9 +142,10 @@ class TaskBase {
   void forget() noexcept;  // at the end: leave the registry, destroy the frame
 
   EventLoop* loop_;
-  FutureBase* future_;  // this task, as a Future (the other base class)
-  Context context_;     // every step runs in it
-  std::string name_;
+  FutureBase* future_;                    // this task, as a Future (the other base class)
+  Context context_;                       // every step runs in it
+  mutable std::string name_;              // given, or made from number_ by get_name()
+  mutable std::uint64_t number_ = 0;      // N of "Task-N", until get_name() makes name_
   std::coroutine_handle<> root_;          // the outermost frame, owned
   std::coroutine_handle<> resume_point_;  // the innermost frame, suspended
   Ref<FutureBase> fut_waiter_;            // what the task waits for
