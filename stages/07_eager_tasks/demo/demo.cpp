@@ -17,7 +17,6 @@
 
 using namespace std::chrono_literals;
 using looplab::Coro;
-using looplab::Task;
 
 // [demo]
 void say(const std::string& what) { std::printf("  %s\n", what.c_str()); }

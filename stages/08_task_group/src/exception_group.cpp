@@ -5,6 +5,8 @@
 namespace looplab {
 
 ExceptionGroup::ExceptionGroup(std::string message, std::vector<std::exception_ptr> exceptions)
+    // A vector of exception_ptr is initialised here, not an exception left unthrown:
+    // NOLINTNEXTLINE(bugprone-throw-keyword-missing)
     : message_(std::move(message)), exceptions_(std::move(exceptions)) {
   if (exceptions_.empty())
     throw ValueError("second argument (exceptions) must be a non-empty sequence");

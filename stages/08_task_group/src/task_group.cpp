@@ -30,7 +30,7 @@ TaskGroup::~TaskGroup() {
 std::string TaskGroup::repr() const {
   std::string info;
   if (live_ > 0) info += " tasks=" + std::to_string(live_);
-  if (errors_.size() > 0) info += " errors=" + std::to_string(errors_.size());
+  if (!errors_.empty()) info += " errors=" + std::to_string(errors_.size());
   if (aborting_) {
     info += " cancelling";
   } else if (entered_) {
