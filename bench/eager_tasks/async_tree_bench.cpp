@@ -3,18 +3,16 @@
 // code, _async_tree.py, says what they change from pyperformance, and why).
 //
 // A tree: recurse_with_gather(level) gathers 6 recursions of level - 1,
-// 6 levels deep; at level 0, a leaf does its variant's work:
+// 6 levels deep; at level 0, a leaf does its variant's work (async_tree.hpp:
+// the constants, the draws and the leaves, shared with stage 08's TaskGroup
+// trees):
 //
 //   async_tree_none          nothing
 //   async_tree_io            sleep 50 ms, real time (a future and a timer)
-//   async_tree_memoization   draw a key from 1 to 100; a key up to 90 seen
-//                            before returns at once (about 90% of the leaves),
-//                            the others sleep 50 ms
-//   async_tree_cpu_io_mixed  draw: up to 50, pyperformance computes
-//                            math.factorial(500), which is left out on both
-//                            sides (the leaf returns at once: C-speed bignum
-//                            arithmetic on both sides, ~8 us, it would measure
-//                            multiplication, not the loop); else as memoization
+//   async_tree_memoization   about 90% of the leaves return at once from a
+//                            cache, the others sleep 50 ms
+//   async_tree_cpu_io_mixed  half the leaves return at once (pyperformance's
+//                            CPU work, left out), the others as memoization
 //
 // and each again as <name>_eager, with the loop's task factory set to
 // eager_task_factory by the root (pyperformance's EagerMixin).
@@ -25,103 +23,28 @@
 // wall and CPU time per task; a sleeping variant's wall time has a floor of
 // 50 ms / 55,986 = 893 ns a task, so the report compares the loops on CPU.
 //
-// The draws: both sides use the same 64-bit linear congruential generator
-// (Percentages), so the same leaves hit the cache and sleep on both.
-//
 // The coroutines take pointers and ints, never references, and nothing but
 // a named local or a plain call is ever the operand of co_await (g++ 12
 // miscompiles lambdas, aggregates and braced lists there: pitfall P1).
 #include <benchmark/benchmark.h>
 
-#include <array>
-#include <chrono>
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "eager_tasks/async_tree.hpp"
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
 #include "looplab/gather.hpp"
-#include "looplab/sleep.hpp"
 #include "looplab/task.hpp"
 
 namespace {
 
-using namespace std::chrono_literals;
 using looplab::Coro;
 using looplab::EventLoop;
 using looplab::Future;
-
-// pyperformance's constants.
-constexpr int kLevels = 6;              // NUM_RECURSE_LEVELS
-constexpr int kBranches = 6;            // NUM_RECURSE_BRANCHES
-constexpr auto kIoSleep = 50ms;         // IO_SLEEP_TIME
-constexpr int kMemoizablePercent = 90;  // MEMOIZABLE_PERCENTAGE
-constexpr int kCpuPercent = 50;         // CPU_PROBABILITY (0.5), in percent
-
-constexpr int tree_tasks(int levels) {
-  int tasks = 0;
-  for (int level = 1, width = kBranches; level <= levels; ++level, width *= kBranches)
-    tasks += width;
-  return tasks;
-}
-constexpr int kTreeTasks = tree_tasks(kLevels);
-static_assert(kTreeTasks == 55'986);
-
-/// Draws from 1 to 100: Knuth's MMIX linear congruential generator, the same
-/// three operations as the twins' Percentages, so both draw the same numbers.
-class Percentages {
- public:
-  int draw() {
-    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;  // mod 2^64
-    return static_cast<int>((state_ >> 33) % 100) + 1;
-  }
-
- private:
-  std::uint64_t state_ = 0;  // RANDOM_SEED
-};
-
-struct AsyncTree;
-/// A variant's leaf work (pyperformance's workload_func of each subclass).
-using WorkloadFunc = Coro<int> (*)(AsyncTree* tree);
-
-/// One tree's state: a fresh one per batch, so every tree is the same.
-struct AsyncTree {
-  EventLoop* loop;
-  WorkloadFunc workload_func;
-  bool eager;
-  std::array<bool, 101> cache{};  // cache[key]: the key was seen (the twins' dict)
-  Percentages percentages{};
-};
-
-// ---- the leaves -------------------------------------------------------------
-
-Coro<void> mock_io_call() { co_await looplab::sleep(kIoSleep); }
-
-Coro<int> none_workload(AsyncTree* /*tree*/) { co_return 0; }
-
-Coro<int> io_workload(AsyncTree* /*tree*/) {
-  co_await mock_io_call();
-  co_return 0;
-}
-
-Coro<int> memoization_workload(AsyncTree* tree) {
-  int data = tree->percentages.draw();
-  if (data <= kMemoizablePercent) {
-    if (tree->cache[data]) co_return data;  // memoized: done without waiting
-    tree->cache[data] = true;
-  }
-  co_await mock_io_call();
-  co_return data;
-}
-
-Coro<int> cpu_io_mixed_workload(AsyncTree* tree) {
-  if (tree->percentages.draw() <= kCpuPercent) co_return 0;  // the CPU part, left out
-  int data = co_await memoization_workload(tree);
-  co_return data;
-}
+using namespace looplab::bench::async_tree;  // the constants, AsyncTree, the leaves
 
 // ---- the tree ---------------------------------------------------------------
 

@@ -48,9 +48,11 @@ What it writes into ``--out``:
   no slower than epoll, tcp_echo_1 server CPU below libuv's and at most a
   third of asyncio's; stages 05 and 06: future_resolve and task_sleep0 at
   least 30× cheaper than asyncio; stage 07: fanout_cached and the async_tree
-  family, eager tasks against asyncio's and against lazy ones), those of the
-  stages up to the latest that ran, met or not, computed from this run; from
-  stage 07 an "async_tree" section: one table and one chart for the family,
+  family, eager tasks against asyncio's and against lazy ones; stage 08:
+  taskgroup_fanout and the TaskGroup trees, against asyncio's and against
+  the gather() trees), those of the stages up to the latest that ran, met or
+  not, computed from this run; from stage 07 an "async_tree" section: one
+  table and one chart for the family (its TaskGroup rows from stage 08),
 * ``header.json``: the header of report.md as ``{label: value}`` (date,
   machine, kernel, compiler, interpreters, mode, Python gc, ...),
 * ``summary.json``: ``{workload: {implementation id: ns per op}}`` plus

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
-from looplab_report import prose, tables, targets
+from looplab_report import policy, prose, tables, targets
 from looplab_report.model import Report
 
 
@@ -124,8 +124,11 @@ def problems_section(report: Report) -> list[Block]:
 def targets_section(report: Report) -> list[Block]:
     if not report.targets:
         return []
-    directions = any(target.spec.reference is not None for target in report.targets)
-    text = prose.targets_text(*targets.stage_span(target.spec for target in report.targets), directions)
+    tree = policy.load().async_tree
+    direction_flavours = [(tree.workload_parts(target.spec.workload) or ("", ""))[1]
+                          for target in report.targets if target.spec.reference is not None]
+    text = prose.targets_text(*targets.stage_span(target.spec for target in report.targets),
+                              direction_flavours)
     table = Table(tables.TARGET_HEADER, tables.target_rows(report.targets), tables.TARGET_NUMERIC,
                   status_column=tables.TARGET_HEADER.index("status"))
     return [Heading(2, "Targets", anchor="targets"), Paragraph([text]), table]
@@ -183,6 +186,9 @@ def async_tree_section(report: Report) -> list[Block]:
         return []
     blocks = [Heading(2, "async_tree", anchor="async_tree")]
     blocks += [Paragraph([text]) for text in prose.ASYNC_TREE_TEXT]
+    flavours = dict.fromkeys(flavour for _, _, flavour in workloads)
+    blocks += [Paragraph([prose.ASYNC_TREE_FLAVOUR_TEXT[flavour]])
+               for flavour in flavours if flavour in prose.ASYNC_TREE_FLAVOUR_TEXT]
     blocks += [BulletList([[line] for line in prose.first_lines(
         results.workloads[workload] for workload, _, _ in workloads)])]
     header, rows = tables.async_tree_rows(results)

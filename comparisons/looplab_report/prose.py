@@ -2,6 +2,8 @@
 fd_scaling and async_tree measure, what the targets are, how to reproduce it."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from looplab_report import header
 from looplab_report.model import Results, Workload
 
@@ -82,6 +84,18 @@ ASYNC_TREE_TEXT = [
     "Python loops' figures of these workloads are in summary.json (\"_async_tree\").",
 ]
 
+# A paragraph more for a flavour of the async_tree table ([async_tree] in
+# targets.toml), when the table has its rows.
+ASYNC_TREE_FLAVOUR_TEXT = {
+    "TaskGroup": (
+        "The TaskGroup rows are pyperformance's async_tree_*_tg benchmarks: the same trees, but "
+        "each node opens a group (async with asyncio.TaskGroup()) and creates a task per child "
+        "with its create_task() instead of gathering them: 55,986 tasks a tree too, started "
+        "lazily in the same order, so the same leaves hit the cache and sleep (in C++ "
+        "bench/task_group/async_tree_tg_bench.cpp, in Python "
+        "comparisons/asyncio/task_group/_async_tree_tg.py)."),
+}
+
 TARGETS_TEXT = (
     "The goals of {stages}, checked on this run's figures (ratios of medians, from "
     "the latest looplab stage from {first} on that has the rows). A ≤ or < goal is a ratio "
@@ -130,14 +144,24 @@ def how_to_read(results: Results) -> list[str]:
 
 
 DIRECTION_TEXT = (" A goal \"as\" another loop is that loop's ratio of the same two workloads "
-                  "(eager against lazy tasks): looplab's should be on the same side of 1.")
+                  "({pairs}): looplab's should be on the same side of 1.")
+# What a "same direction as" goal compares, by the async_tree flavour of its
+# workload ([async_tree] in targets.toml).
+DIRECTION_PAIRS = {"eager": "eager against lazy tasks",
+                   "TaskGroup": "TaskGroup against gather() trees"}
 
 
-def targets_text(first: int, last: int, directions: bool = False) -> str:
-    """The Targets section's paragraph, for goals set by stages first to last
-    (`directions`: some are "same direction as" goals)."""
+def targets_text(first: int, last: int, direction_flavours: Sequence[str] = ()) -> str:
+    """The Targets section's paragraph, for goals set by stages first to last;
+    `direction_flavours`: the async_tree flavours of the workloads of its
+    "same direction as" goals (none: it has no such goal)."""
     stages = f"stage {first:02d}" if first == last else f"stages {first:02d} to {last:02d}"
-    return TARGETS_TEXT.format(stages=stages, first=f"{first:02d}") + (DIRECTION_TEXT if directions else "")
+    text = TARGETS_TEXT.format(stages=stages, first=f"{first:02d}")
+    if not direction_flavours:
+        return text
+    pairs = [DIRECTION_PAIRS[flavour] for flavour in dict.fromkeys(direction_flavours)
+             if flavour in DIRECTION_PAIRS]
+    return text + DIRECTION_TEXT.format(pairs="; ".join(pairs) or "one variant against another")
 
 
 def first_lines(workloads) -> list[str]:

@@ -151,7 +151,7 @@ def is_async_tree(workload: str) -> bool:
 
 def async_tree_workloads(results: Results) -> list[tuple[str, str, str]]:
     """(workload, variant, flavour) of each async_tree workload measured, in the
-    policy's order: variant by variant, lazy before eager."""
+    policy's order: variant by variant, lazy, eager, then TaskGroup."""
     tree = policy.load().async_tree
     names = [(f"{tree.prefix}{variant}{suffix}", variant, flavour)
              for variant in tree.variants for suffix, flavour in tree.flavours]

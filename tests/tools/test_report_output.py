@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 import pythons
-from looplab_report import charts, document, html, markdown, policy, summary, tables, targets
+from looplab_report import charts, document, html, markdown, policy, prose, summary, tables, targets
 from looplab_report.model import ASYNCIO_EPOLL_ID, Implementation, Report, Results, Workload
 
 NEWEST = pythons.Interpreter("/opt/python3.13", (3, 13, 0), "CPython")
@@ -170,6 +170,87 @@ class AsyncTree(unittest.TestCase):
             self.assertIsNone(note)
             self.assertEqual(sorted(drawn), ["async_tree", "fanout_cached"])  # no chart per tree
             self.assertIn("looplab stage 07", (Path(directory) / "async_tree.svg").read_text())
+
+
+def taskgroup_tree_report(out_dir=Path("/tmp/report")):
+    """A run of stage 08 and asyncio: async_tree_none lazy, eager and with a
+    TaskGroup at every node, and taskgroup_fanout, with the goals of its stages."""
+    results = Results()
+    for impl in [Implementation("looplab_s08", "looplab stage 08", "looplab", "cpython_asyncio", stage=8),
+                 Implementation("cpython_asyncio", "CPython 3.13.0 asyncio", "asyncio", interpreter=NEWEST)]:
+        results.impls[impl.id] = impl
+    runs = {  # {workload: {impl id: (wall, cpu)}}
+        "async_tree_none_tg": {"looplab_s08": (180.0, 180.0), "cpython_asyncio": (7200.0, 7200.0)},
+        "async_tree_none_eager": {"looplab_s08": (100.0, 100.0), "cpython_asyncio": (3000.0, 3000.0)},
+        "async_tree_none": {"looplab_s08": (200.0, 200.0), "cpython_asyncio": (8000.0, 8000.0)},
+        "taskgroup_fanout": {"looplab_s08": (80.0, 80.0), "cpython_asyncio": (4800.0, 4800.0)},
+    }
+    for workload, by_impl in runs.items():
+        group = "task_group" if "tg" in workload or "taskgroup" in workload else "eager_tasks"
+        results.workloads[workload] = Workload(
+            workload, group, f"{workload}: what it does.\n\nMore.", Path(f"{workload}.py"))
+        for impl_id, (wall, cpu) in by_impl.items():
+            results.record(workload, results.impls[impl_id], wall, cpu_ns=cpu)
+    charts = {"async_tree": [out_dir / "charts" / "async_tree.svg"]}
+    return Report(results, list(HEADER), charts, None, out_dir, targets.check_targets(results))
+
+
+class TaskGroupTrees(unittest.TestCase):
+    """Stage 08's rows of the async_tree table, and its goals."""
+
+    def setUp(self):
+        self.report = taskgroup_tree_report()
+        self.results = self.report.results
+
+    def test_rows_lazy_eager_then_taskgroup(self):
+        _, rows = tables.async_tree_rows(self.results)
+        self.assertEqual(rows, [
+            ["none", "lazy", "200", "8,000", "40.0× less CPU", "200", "8,000"],
+            ["none", "eager", "100", "3,000", "30.0× less CPU", "100", "3,000"],
+            ["none", "TaskGroup", "180", "7,200", "40.0× less CPU", "180", "7,200"]])
+        self.assertEqual([w.name for w in tables.workload_order(self.results)], ["taskgroup_fanout"])
+
+    def test_a_paragraph_on_the_taskgroup_rows_only_when_they_ran(self):
+        def paragraphs(report):
+            return [block.parts[0] for block in document.async_tree_section(report)
+                    if isinstance(block, document.Paragraph)]
+        with_groups = paragraphs(self.report)
+        self.assertEqual(with_groups[:-1], prose.ASYNC_TREE_TEXT)
+        self.assertTrue(with_groups[-1].startswith("The TaskGroup rows are pyperformance's async_tree_*_tg"))
+        self.assertEqual(paragraphs(async_tree_report()), prose.ASYNC_TREE_TEXT)  # stage 07's, as it was
+
+    def test_the_targets_say_what_the_directions_compare(self):
+        blocks = document.targets_section(self.report)
+        self.assertIn("(eager against lazy tasks; TaskGroup against gather() trees): looplab's should "
+                      "be on the same side of 1.", blocks[1].parts[0])
+        rows = {row[0]: row for row in blocks[2].rows}
+        self.assertEqual(rows["async_tree_none_tg CPU time per op: looplab stage 08 / looplab stage 08 "
+                              "on async_tree_none"][2:], ["<\u00a01×, as CPython 3.13.0 asyncio: 0.90×", "met"])
+        self.assertEqual(rows["taskgroup_fanout: CPython 3.13.0 asyncio / looplab stage 08"][1:],
+                         ["60.00×", "≥\u00a060×", "met"])
+        stage_07 = prose.targets_text(4, 7, ["eager"] * 4)
+        self.assertTrue(stage_07.endswith(" (eager against lazy tasks): looplab's should be on the "
+                                          "same side of 1."))
+        no_directions = prose.TARGETS_TEXT.format(stages="stages 04 to 06", first="04")
+        self.assertEqual(prose.targets_text(4, 6), no_directions)
+
+    def test_in_the_report(self):
+        lines = markdown.write_markdown(self.report).splitlines()
+        self.assertIn("| none | TaskGroup | 180 | 7,200 | 40.0× less CPU | 180 | 7,200 |", lines)
+        self.assertIn("- async_tree_none_tg: what it does.", lines)
+        content = summary.summary(self.results)
+        self.assertEqual(content["_async_tree"]["async_tree_none_tg"]["looplab_s08"],
+                         {"wall_ns_per_task": 180.0, "cpu_ns_per_task": 180.0})
+
+    def test_chart(self):
+        pyplot = charts.load_pyplot()
+        if pyplot is None:
+            self.skipTest("no matplotlib")
+        with tempfile.TemporaryDirectory() as directory:
+            drawn, note = charts.draw_charts(self.results, Path(directory))
+            self.assertIsNone(note)
+            self.assertEqual(sorted(drawn), ["async_tree", "taskgroup_fanout"])
+            self.assertIn("none, TaskGroup", (Path(directory) / "async_tree.svg").read_text())
 
 
 class Tables(unittest.TestCase):

@@ -104,8 +104,14 @@ class Policy(unittest.TestCase):
             "async_tree_memoization:asyncio/looplab", "async_tree_memoization_eager:asyncio/looplab",
             "async_tree_cpu_io_mixed:asyncio/looplab", "async_tree_cpu_io_mixed_eager:asyncio/looplab",
             "async_tree_none_eager:eager/lazy", "async_tree_io_eager:eager/lazy",
-            "async_tree_memoization_eager:eager/lazy", "async_tree_cpu_io_mixed_eager:eager/lazy"])
+            "async_tree_memoization_eager:eager/lazy", "async_tree_cpu_io_mixed_eager:eager/lazy",
+            "taskgroup_fanout:asyncio/looplab",
+            "async_tree_none_tg:asyncio/looplab", "async_tree_io_tg:asyncio/looplab",
+            "async_tree_memoization_tg:asyncio/looplab", "async_tree_cpu_io_mixed_tg:asyncio/looplab",
+            "async_tree_none_tg:tg/lazy", "async_tree_io_tg:tg/lazy",
+            "async_tree_memoization_tg:tg/lazy", "async_tree_cpu_io_mixed_tg:tg/lazy"])
         self.assertEqual(rules.async_tree.workload_parts("async_tree_io_eager"), ("io", "eager"))
+        self.assertEqual(rules.async_tree.workload_parts("async_tree_io_tg"), ("io", "TaskGroup"))
         self.assertIsNone(rules.async_tree.workload_parts("fanout_cached"))
 
     def test_checks_expand_workload_by_workload(self):
@@ -224,6 +230,47 @@ goal = "same direction as cpython_asyncio / cpython_asyncio@tree_io"
         target = targets.check_target(self.direction, results)  # no CPU figures at all
         self.assertIsNone(target.met)
         self.assertIn("did not measure tree_io_eager", target.status)
+
+
+class TaskGroupTargets(unittest.TestCase):
+    """Stage 08's goals, from the project's targets.toml: the TaskGroup trees
+    against asyncio's, and against the gather() trees as CPython has them."""
+
+    def setUp(self):
+        self.specs = {spec.id: spec for spec in policy.load().targets}
+
+    def cpu_run(self, figures):
+        """Results whose wall and CPU figures are both `figures`."""
+        results = run_with(figures)
+        for workload, by_impl in figures.items():
+            results.cpu_ns_per_op[workload] = dict(by_impl)
+        return results
+
+    def test_stage_08_goals_only_once_stage_08_ran(self):
+        results = self.cpu_run({"async_tree_none": {"looplab_s07": 1500.0, "cpython_asyncio": 8000.0}})
+        self.assertEqual({target.spec.stage for target in targets.check_targets(results)}, {4, 5, 6, 7})
+        looplab(results, 8)
+        self.assertEqual({target.spec.stage for target in targets.check_targets(results)}, {4, 5, 6, 7, 8})
+
+    def test_taskgroup_against_gather_in_cpythons_direction(self):
+        results = self.cpu_run({
+            "async_tree_none": {"looplab_s08": 1500.0, "cpython_asyncio": 8000.0},
+            "async_tree_none_tg": {"looplab_s08": 1200.0, "cpython_asyncio": 7200.0}})
+        direction = targets.check_target(self.specs["async_tree_none_tg:tg/lazy"], results)
+        self.assertEqual((direction.value, direction.reference_value, direction.met), (0.8, 0.9, True))
+        self.assertEqual(direction.what, "async_tree_none_tg CPU time per op: looplab stage 08 / "
+                                         "looplab stage 08 on async_tree_none")
+        self.assertEqual(direction.goal, "<\u00a01×, as cpython asyncio: 0.90×")
+        cheaper = targets.check_target(self.specs["async_tree_none_tg:asyncio/looplab"], results)
+        self.assertEqual((cheaper.value, cheaper.met), (6.0, False))  # not 30x
+        results.cpu_ns_per_op["async_tree_none_tg"]["looplab_s08"] = 1800.0  # a group dearer than gather
+        direction = targets.check_target(self.specs["async_tree_none_tg:tg/lazy"], results)
+        self.assertEqual((direction.measured, direction.status), ("1.20×", "not met"))
+
+    def test_the_fanout_on_wall_time(self):
+        results = run_with({"taskgroup_fanout": {"looplab_s08": 80.0, "cpython_asyncio": 4800.0}})
+        target = targets.check_target(self.specs["taskgroup_fanout:asyncio/looplab"], results)
+        self.assertEqual((target.value, target.met, target.goal), (60.0, True, "≥\u00a060×"))
 
 
 class CheckTargets(unittest.TestCase):
