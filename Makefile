@@ -53,7 +53,9 @@ build-dev:
 test-dev: build-dev
 	ctest --preset dev $(CTEST_FLAGS)
 
-# clang with ASan+UBSan. The CPython twins do not depend on the compiler: run once, in test-dev.
+# clang with ASan+UBSan: every stage's code is compiled, and the newest
+# stage's tests run (they hold every group's tests; g++ runs every stage's).
+# The CPython twins do not depend on the compiler: run once, in test-dev.
 test-clang:
 	cmake --preset clang
 	cmake --build --preset clang

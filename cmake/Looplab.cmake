@@ -149,6 +149,13 @@ function(looplab_add_stage stage_dir)
   math(EXPR number "${nn}")
   set_property(GLOBAL APPEND PROPERTY LOOPLAB_STAGE_NUMBERS "${nn}")
   looplab_features_for(${number} features)
+  # LOOPLAB_TEST_STAGES=latest (the clang preset): every stage's code is
+  # compiled, but only the newest stage's tests and benchmarks, which run
+  # every group. These shadow the cache options for this stage only.
+  if(LOOPLAB_TEST_STAGES STREQUAL "latest" AND NOT stage_dir STREQUAL LOOPLAB_LATEST_STAGE_DIR)
+    set(LOOPLAB_BUILD_TESTS OFF)
+    set(LOOPLAB_BUILD_BENCH OFF)
+  endif()
 
   looplab_stage_library("${stage_dir}" ${nn} ${number} backends)
   looplab_stage_examples(${nn} "${features}")
