@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <exception>
-#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -27,36 +26,8 @@ struct Outcome {
 
 namespace detail {
 
-// [gathering_future]
-/// gather()'s outer future. Cancelling it cancels every child that is not
-/// done; it then ends with CancelledError once they all have.
-template <typename Result>
-class GatheringState final : public FutureState<Result> {
- public:
-  using FutureState<Result>::FutureState;
-
-  bool cancel(std::string message = {}) override {
-    if (this->done()) return false;
-    bool any = false;
-    for (const Ref<FutureBase>& child : children_) any |= child->cancel(message);
-    if (any) {
-      cancel_requested_ = true;  // the last child to finish ends the outer cancelled
-      cancel_message_ = message;
-    }
-    return any;
-  }
-  void add_child(FutureBase& child) { children_.emplace_back(&child); }
-  bool cancel_requested() const noexcept { return cancel_requested_; }
-  const std::string& cancel_message() const noexcept { return cancel_message_; }
-
- private:
-  // Held: the outer future may outlive the children's callbacks (close()
-  // drops a pending task's callbacks) and still be cancelled.
-  std::vector<Ref<FutureBase>> children_;
-  bool cancel_requested_ = false;
-  std::string cancel_message_;
-};
-// [gathering_future]
+template <typename T, bool kReturnExceptions>
+using GatherResult = std::vector<std::conditional_t<kReturnExceptions, Outcome<T>, T>>;
 
 template <typename T>
 std::exception_ptr cancelled_error_of(const Future<T>& future) {
@@ -69,83 +40,122 @@ std::exception_ptr cancelled_error_of(const Future<T>& future) {
   return std::make_exception_ptr(CancelledError());
 }
 
+// [gathering_future]
+/// gather()'s outer future, which also keeps the children and counts the
+/// finished ones: one block per gather(), and each child's done callback
+/// points to it. Cancelling it cancels every child that is not done; it then
+/// ends with CancelledError once they all have.
 template <typename T, bool kReturnExceptions>
-using GatherResult = std::vector<std::conditional_t<kReturnExceptions, Outcome<T>, T>>;
+class GatheringState final : public FutureState<GatherResult<T, kReturnExceptions>> {
+ public:
+  using Result = GatherResult<T, kReturnExceptions>;
+
+  GatheringState(EventLoop& loop, std::vector<Future<T>> children)
+      : FutureState<Result>(loop), children_(std::move(children)) {}
+
+  bool cancel(std::string message = {}) override {
+    if (this->done()) return false;
+    bool any = false;
+    for (const Future<T>& child : children_) any |= child.cancel(message);
+    if (any) {
+      cancel_requested_ = true;  // the last child to finish ends the outer cancelled
+      cancel_message_ = message;
+    }
+    return any;
+  }
+  const std::vector<Future<T>>& children() const noexcept { return children_; }
+  void on_child_done(const Future<T>& done);
+
+ private:
+  Result collect_outcomes() const;
+
+  // Held, in argument order. The children's callbacks hold this block in
+  // turn: a cycle that the last callback to run breaks (or closing the loop,
+  // which drops a pending task's callbacks).
+  std::vector<Future<T>> children_;
+  std::size_t finished_ = 0;
+  bool cancel_requested_ = false;
+  std::string cancel_message_;
+};
+// [gathering_future]
+
+// [gather_on_child_done]
+/// asyncio's _done_callback, run once per child when it is done.
+template <typename T, bool kReturnExceptions>
+void GatheringState<T, kReturnExceptions>::on_child_done(const Future<T>& done) {
+  ++finished_;
+  if (this->done()) {  // already failed: just mark this one's error as seen
+    if (!done.cancelled()) done.exception();
+    return;
+  }
+  if constexpr (!kReturnExceptions) {
+    // The first error (or cancellation) ends the outer future at once;
+    // the other children are not cancelled, and go on.
+    if (done.cancelled()) {
+      this->set_exception(cancelled_error_of(done));
+      return;
+    }
+    if (std::exception_ptr error = done.exception()) {
+      this->set_exception(error);
+      return;
+    }
+  }
+  if (finished_ < children_.size()) return;
+  if (cancel_requested_) {
+    this->set_exception(std::make_exception_ptr(CancelledError(cancel_message_)));
+  } else {
+    this->set_result(collect_outcomes());
+  }
+}
+
+/// Once all are done: the results in the order of the arguments.
+template <typename T, bool kReturnExceptions>
+auto GatheringState<T, kReturnExceptions>::collect_outcomes() const -> Result {
+  Result values;
+  values.reserve(children_.size());
+  for (const Future<T>& each : children_) {
+    if constexpr (kReturnExceptions) {
+      Outcome<T> outcome;
+      if (each.cancelled()) {
+        outcome.exception = cancelled_error_of(each);
+      } else if (std::exception_ptr error = each.exception()) {
+        outcome.exception = error;
+      } else {
+        outcome.value.emplace(each.result());
+      }
+      values.push_back(std::move(outcome));
+    } else {
+      values.push_back(each.result());
+    }
+  }
+  return values;
+}
+// [gather_on_child_done]
 
 // [gather_impl]
 template <bool kReturnExceptions, typename T>
 Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
                                                        std::vector<Future<T>> children) {
   static_assert(!std::is_void_v<T>, "gather() collects values: use Future<std::monostate>");
-  using Result = GatherResult<T, kReturnExceptions>;
-  Ref<GatheringState<Result>> outer(new GatheringState<Result>(loop));
-  if (children.empty()) {
-    outer->set_result(Result{});
-    return Future<Result>(std::move(outer));
+  using State = GatheringState<T, kReturnExceptions>;
+  Ref<State> outer(new State(loop, std::move(children)));
+  if (outer->children().empty()) {
+    outer->set_result(typename State::Result{});
+    return Future<typename State::Result>(std::move(outer));
   }
-  struct Shared {
-    std::vector<Future<T>> children;
-    std::size_t finished = 0;
-  };
-  auto shared = std::make_shared<Shared>(Shared{std::move(children)});
-  GatheringState<Result>* gathering = outer.get();
-  Future<Result> result(outer);
-  auto on_child_done = [shared, result, gathering](Future<T>& done) {
-    ++shared->finished;
-    if (result.done()) {  // already failed: just mark this one's error as seen
-      if (!done.cancelled()) done.exception();
-      return;
-    }
-    if constexpr (!kReturnExceptions) {
-      // The first error (or cancellation) ends the outer future at once;
-      // the other children are not cancelled, and go on.
-      if (done.cancelled()) {
-        result.set_exception(cancelled_error_of(done));
-        return;
-      }
-      if (std::exception_ptr error = done.exception()) {
-        result.set_exception(error);
-        return;
-      }
-    }
-    if (shared->finished < shared->children.size()) return;
-    // All done: the results in the order of the arguments.
-    Result values;
-    for (Future<T>& each : shared->children) {
-      if constexpr (kReturnExceptions) {
-        Outcome<T> outcome;
-        if (each.cancelled()) {
-          outcome.exception = cancelled_error_of(each);
-        } else if (std::exception_ptr error = each.exception()) {
-          outcome.exception = error;
-        } else {
-          outcome.value.emplace(each.result());
-        }
-        values.push_back(std::move(outcome));
-      } else {
-        values.push_back(each.result());
-      }
-    }
-    if (gathering->cancel_requested()) {
-      result.set_exception(CancelledError(gathering->cancel_message()));
-    } else {
-      result.set_result(std::move(values));
-    }
-  };
-  std::vector<Future<T>> done_already;
-  for (Future<T>& child : shared->children) {
-    gathering->add_child(child.state());
-    if (child.done()) {
-      done_already.push_back(child);
-    } else {
-      child.add_done_callback(on_child_done);
+  for (const Future<T>& child : outer->children()) {
+    if (!child.done()) {
+      child.add_done_callback([outer](const Future<T>& done) { outer->on_child_done(done); });
     }
   }
   // Children that are done already are taken into account now, not a turn
-  // later (CPython 3.12+): if all are, the outer is done before gather()
-  // returns, and awaiting it costs no turn.
-  for (Future<T>& child : done_already) on_child_done(child);
-  return result;
+  // later (CPython 3.12+), once every other child has its callback: if all
+  // are done, the outer is done before gather() returns, and awaiting it
+  // costs no turn.
+  for (const Future<T>& child : outer->children()) {
+    if (child.done()) outer->on_child_done(child);
+  }
+  return Future<typename State::Result>(std::move(outer));
 }
 // [gather_impl]
 
