@@ -29,7 +29,7 @@ TaskGroup::~TaskGroup() {
 
 std::string TaskGroup::repr() const {
   std::string info;
-  if (live_ > 0) info += " tasks=" + std::to_string(live_);
+  if (live() > 0) info += " tasks=" + std::to_string(live());
   if (!errors_.empty()) info += " errors=" + std::to_string(errors_.size());
   if (aborting_) {
     info += " cancelling";
@@ -54,7 +54,7 @@ void TaskGroup::enter() {
 // [task_group_create]
 void TaskGroup::check_can_create() const {
   if (!entered_) throw RuntimeError("TaskGroup " + repr() + " has not been entered");
-  if (exiting_ && live_ == 0) throw RuntimeError("TaskGroup " + repr() + " is finished");
+  if (exiting_ && live() == 0) throw RuntimeError("TaskGroup " + repr() + " is finished");
   if (aborting_) throw RuntimeError("TaskGroup " + repr() + " is shutting down");
 }
 
@@ -71,11 +71,9 @@ void TaskGroup::adopt(FutureBase& task) {
     free_slots_.pop_back();
   }
   tasks_[slot] = Child{Ref<FutureBase>(&task), ++made_};
-  ++live_;
   task.add_done_callback_erased(Callback([this, slot] {
                                   Ref<FutureBase> done = std::move(tasks_[slot].task);
                                   free_slots_.push_back(slot);
-                                  --live_;
                                   on_task_done(*done);
                                 }),
                                 callback_id_);
@@ -86,7 +84,7 @@ void TaskGroup::adopt(FutureBase& task) {
 // asyncio's _on_task_done, once the child has left tasks_.
 void TaskGroup::on_task_done(FutureBase& task) {
   // [on_task_done_body]
-  if (on_completed_ && live_ == 0 && !on_completed_->done()) on_completed_->set_result(true);
+  if (on_completed_ && live() == 0 && !on_completed_->done()) on_completed_->set_result(true);
   if (task.cancelled()) return;  // not an error
   std::exception_ptr error = task.exception();
   if (!error) return;
@@ -113,13 +111,13 @@ void TaskGroup::on_task_done(FutureBase& task) {
 void TaskGroup::abort() {
   // [abort_body]
   aborting_ = true;
-  std::vector<const Child*> live;
+  std::vector<const Child*> children;
   for (const Child& child : tasks_) {
-    if (child.task) live.push_back(&child);
+    if (child.task) children.push_back(&child);
   }
-  std::sort(live.begin(), live.end(),
+  std::sort(children.begin(), children.end(),
             [](const Child* a, const Child* b) { return a->made < b->made; });
-  for (const Child* child : live) {
+  for (const Child* child : children) {
     if (!child->task->done()) child->task->cancel();
   }
   // [abort_body]
@@ -136,7 +134,7 @@ Coro<void> TaskGroup::exit(std::exception_ptr error) {
   if (error && !aborting_) abort();  // the body failed, or the parent is being cancelled
 
   // A loop: the wait can be cancelled more than once, if the parent is.
-  while (live_ > 0) {
+  while (live() > 0) {
     if (!on_completed_) on_completed_ = loop_->create_future<bool>();
     Future<bool> all_done = *on_completed_;
     std::exception_ptr cancelled;

@@ -83,6 +83,8 @@ class TaskGroup {
   void adopt(FutureBase& task);
   void on_task_done(FutureBase& task);
   void abort();
+  /// How many children are not done: the slots not free.
+  std::size_t live() const noexcept { return tasks_.size() - free_slots_.size(); }
 
   bool entered_ = false;
   bool exiting_ = false;
@@ -101,7 +103,6 @@ class TaskGroup {
   };
   std::vector<Child> tasks_;
   std::vector<std::size_t> free_slots_;
-  std::size_t live_ = 0;
   std::uint64_t made_ = 0;
   DoneCallbackId callback_id_ = FutureBase::new_callback_id();
   std::vector<std::exception_ptr> errors_;
