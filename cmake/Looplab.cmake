@@ -256,9 +256,15 @@ function(looplab_stage_tests nn features backends)
       endforeach()
     endforeach()
     list(APPEND scenario_sources ${found})
+    file(GLOB trace_headers CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/scenarios/${feature}/*.hpp")
+    list(APPEND scenario_headers ${trace_headers})
   endforeach()
   if(scenario_sources)
     add_executable(scenarios_s${nn} ${scenario_sources})
+    # Every scenario includes its group's trace header, and through it most
+    # of the stage: parsed once, not 200 times, this halves the build of
+    # scenarios_sNN (measured on stage 08 with ASan: 404 s of CPU to 217 s).
+    target_precompile_headers(scenarios_s${nn} PRIVATE <looplab/testing/scenario.hpp> ${scenario_headers})
     target_link_libraries(scenarios_s${nn} PRIVATE looplab_s${nn} looplab_scenario_main)
     target_include_directories(scenarios_s${nn} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
   endif()
