@@ -1,0 +1,73 @@
+#include "looplab/threadsafe_queue.hpp"
+
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "looplab/exceptions.hpp"
+
+namespace looplab {
+
+ThreadsafeQueue::WakeRule default_wake_rule() {
+  const char* chosen = std::getenv("LOOPLAB_WAKE");
+  if (chosen == nullptr || *chosen == '\0') return ThreadsafeQueue::WakeRule::kOncePerDrain;
+  std::string_view name = chosen;
+  if (name == "every_post") return ThreadsafeQueue::WakeRule::kEveryPost;
+  if (name == "once_per_drain") return ThreadsafeQueue::WakeRule::kOncePerDrain;
+  throw ValueError("LOOPLAB_WAKE=" + std::string(name) + ": expected every_post or once_per_drain");
+}
+
+// [threadsafe_post_body]
+void ThreadsafeQueue::post(Ref<HandleState> handle) {
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) throw RuntimeError("Event loop is closed");
+    posted_.push_back(std::move(handle));
+    nonempty_.store(true, std::memory_order_release);
+    wake = rule_ == WakeRule::kEveryPost || !wake_pending_;
+    wake_pending_ = true;
+  }
+  // Outside the lock: the loop may be taking the queue meanwhile, and a
+  // write it does not need costs a spare turn, never a lost callback.
+  if (wake) pipe_.write_to_self();
+}
+// [threadsafe_post_body]
+
+// [threadsafe_take_all]
+void ThreadsafeQueue::take_all(RingBuffer<Ref<HandleState>>& ready) {
+  {
+    std::lock_guard lock(mutex_);
+    posted_.swap(taking_);
+    nonempty_.store(false, std::memory_order_relaxed);
+  }
+  for (Ref<HandleState>& handle : taking_) ready.push_back(std::move(handle));
+  taking_.clear();
+}
+// [threadsafe_take_all]
+
+// [threadsafe_drain]
+void ThreadsafeQueue::drain() {
+  // Read first, then clear the flag: cleared first, a post in between would
+  // not write, and its wake-up would be read away here, unnoticed. (The
+  // loop still finds that callback: it checks maybe_nonempty() before it
+  // sleeps. The order keeps the pipe honest all the same.)
+  pipe_.read_from_self();
+  std::lock_guard lock(mutex_);
+  wake_pending_ = false;
+}
+// [threadsafe_drain]
+
+void ThreadsafeQueue::close() {
+  std::vector<Ref<HandleState>> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    dropped.swap(posted_);
+    nonempty_.store(false, std::memory_order_relaxed);
+  }
+  // Released outside the lock: a callback's captures may post (and be refused).
+}
+
+}  // namespace looplab
