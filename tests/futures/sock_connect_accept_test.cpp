@@ -10,6 +10,7 @@
 #include "futures/support.hpp"
 #include "io/socket_pair.hpp"
 #include "looplab/event_loop.hpp"
+#include "support/watched.hpp"
 
 namespace looplab {
 namespace {
@@ -26,7 +27,7 @@ TEST(SockAcceptConnect, AcceptWaitsForAClientAndReturnsANonBlockingDescriptor) {
   TcpListener listener;
   Future<int> accepted = loop.sock_accept(listener.fd.get());
   EXPECT_FALSE(accepted.done());
-  EXPECT_EQ(loop.selector().size(), 1u);
+  EXPECT_EQ(testing::watched(loop), 1u);
   run_one_turn(loop);
   EXPECT_FALSE(accepted.done());
 
@@ -36,7 +37,7 @@ TEST(SockAcceptConnect, AcceptWaitsForAClientAndReturnsANonBlockingDescriptor) {
   loop.run_until_complete(connected);
   ASSERT_GE(server.get(), 0);
   EXPECT_TRUE(is_non_blocking(server.get()));
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 
   // The two ends talk through the other socket operations.
   loop.run_until_complete(loop.sock_sendall(client.get(), "over tcp"));
@@ -56,7 +57,7 @@ TEST(SockAcceptConnect, AcceptOfAClientAlreadyWaitingIsDoneAtOnce) {
   ASSERT_TRUE(accepted.done());
   Fd server(accepted.result());
   EXPECT_TRUE(is_non_blocking(server.get()));
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 TEST(SockAcceptConnect, ConnectingToAClosedPortIsConnectionRefused) {
@@ -68,7 +69,7 @@ TEST(SockAcceptConnect, ConnectingToAClosedPortIsConnectionRefused) {
       loop.sock_connect(client.get(), reinterpret_cast<const sockaddr*>(&nobody), sizeof nobody);
   EXPECT_THROW(loop.run_until_complete(connected), OSError);
   EXPECT_EQ(os_error_of(connected), ECONNREFUSED);
-  EXPECT_EQ(loop.selector().size(), 0u);  // no writer left behind
+  EXPECT_EQ(testing::watched(loop), 0u);  // no writer left behind
 }
 
 TEST(SockAcceptConnect, ABadAddressFailsAtOnce) {
@@ -80,7 +81,7 @@ TEST(SockAcceptConnect, ABadAddressFailsAtOnce) {
       loop.sock_connect(client.get(), reinterpret_cast<const sockaddr*>(&address), 3);
   ASSERT_TRUE(connected.done());
   EXPECT_EQ(os_error_of(connected), EINVAL);
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 TEST(SockAcceptConnect, AcceptOnASocketThatDoesNotListenIsAnOSError) {
@@ -97,12 +98,12 @@ TEST(SockAcceptConnect, CancellingAWaitingAcceptRemovesItsReaderAndAcceptsNothin
   EventLoop loop(clock);
   TcpListener listener;
   Future<int> accepted = loop.sock_accept(listener.fd.get());
-  ASSERT_EQ(loop.selector().size(), 1u);
+  ASSERT_EQ(testing::watched(loop), 1u);
   EXPECT_TRUE(accepted.cancel());
   Fd client = testing::tcp_socket();
   loop.run_until_complete(
       loop.sock_connect(client.get(), listener.addr(), sizeof listener.address));
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   // The connection is still in the backlog: the cancelled accept took nothing.
   Future<int> again = loop.sock_accept(listener.fd.get());
   ASSERT_TRUE(again.done());

@@ -11,6 +11,7 @@
 #include "futures/support.hpp"
 #include "io/socket_pair.hpp"
 #include "looplab/event_loop.hpp"
+#include "support/watched.hpp"
 
 namespace looplab {
 namespace {
@@ -29,7 +30,7 @@ TEST(SockRecv, DataAlreadyWaitingCompletesTheFutureBeforeItIsReturned) {
   Future<std::string> received = loop.sock_recv(pair.left(), 100);
   EXPECT_TRUE(received.done());
   EXPECT_EQ(received.result(), "ping");
-  EXPECT_EQ(loop.selector().size(), 0u);  // no reader was needed
+  EXPECT_EQ(testing::watched(loop), 0u);  // no reader was needed
   EXPECT_FALSE(loop.remove_reader(pair.left()));
 }
 
@@ -48,14 +49,14 @@ TEST(SockRecv, OnEagainItWaitsWithAReaderUntilDataArrives) {
   SocketPair pair;
   Future<std::string> received = loop.sock_recv(pair.left(), 100);
   EXPECT_FALSE(received.done());
-  EXPECT_EQ(loop.selector().size(), 1u);
+  EXPECT_EQ(testing::watched(loop), 1u);
   run_one_turn(loop);
   EXPECT_FALSE(received.done());  // nothing to read yet
   loop.call_later(100ms, [&] { SocketPair::send(pair.right(), "pong"); });
   EXPECT_EQ(loop.run_until_complete(received), "pong");
   EXPECT_DOUBLE_EQ(seconds(loop.time()), 0.1);
   // The done callback that removes the reader ran before the one that stopped the loop.
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_FALSE(loop.remove_reader(pair.left()));
 }
 
@@ -68,10 +69,10 @@ TEST(SockRecv, TheReaderIsRemovedOneTurnAfterCompletionAndLeavesLaterDataAlone) 
   run_one_turn(loop);  // the reader runs and completes the future
   ASSERT_TRUE(received.done());
   EXPECT_EQ(received.result(), "a");
-  EXPECT_EQ(loop.selector().size(), 1u);  // still registered: its removal is a done callback
+  EXPECT_EQ(testing::watched(loop), 1u);  // still registered: its removal is a done callback
   SocketPair::send(pair.right(), "b");
   run_one_turn(loop);  // the removal runs before the (now cancelled) reader
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_EQ(SocketPair::receive(pair.left()), "b");  // not swallowed by the finished operation
 }
 
@@ -113,12 +114,12 @@ TEST(SockRecv, CancellingAWaitingRecvRemovesItsReaderInTheNextTurn) {
   EventLoop loop(clock);
   SocketPair pair;
   Future<std::string> received = loop.sock_recv(pair.left(), 100);
-  ASSERT_EQ(loop.selector().size(), 1u);
+  ASSERT_EQ(testing::watched(loop), 1u);
   EXPECT_TRUE(received.cancel());
-  EXPECT_EQ(loop.selector().size(), 1u);  // the removal is a done callback
+  EXPECT_EQ(testing::watched(loop), 1u);  // the removal is a done callback
   SocketPair::send(pair.right(), "kept");
   run_one_turn(loop);
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_FALSE(loop.remove_reader(pair.left()));
   EXPECT_EQ(SocketPair::receive(pair.left()), "kept");  // the cancelled recv read nothing
   EXPECT_THROW(received.result(), CancelledError);
@@ -144,14 +145,14 @@ TEST(SockRecv, ASecondRecvOnTheSameDescriptorReplacesTheFirstsReader) {
   SocketPair pair;
   Future<std::string> first = loop.sock_recv(pair.left(), 100);
   Future<std::string> second = loop.sock_recv(pair.left(), 100);
-  EXPECT_EQ(loop.selector().size(), 1u);
+  EXPECT_EQ(testing::watched(loop), 1u);
   SocketPair::send(pair.right(), "x");
   run_one_turn(loop);
   ASSERT_TRUE(second.done());
   EXPECT_EQ(second.result(), "x");
   EXPECT_FALSE(first.done());  // orphaned, as in asyncio
   run_one_turn(loop);
-  EXPECT_EQ(loop.selector().size(), 0u);  // the second's done callback removed the reader
+  EXPECT_EQ(testing::watched(loop), 0u);  // the second's done callback removed the reader
   SocketPair::send(pair.right(), "y");
   run_one_turn(loop);
   EXPECT_FALSE(first.done());  // nobody reads for it any more
@@ -168,11 +169,11 @@ TEST(SockRecv, CancellingTheReplacedFirstRecvDoesNotRemoveTheSecondsReader) {
   Future<std::string> second = loop.sock_recv(pair.left(), 100);
   EXPECT_TRUE(first.cancel());
   run_one_turn(loop);  // first's done callback: its reader was replaced, so it leaves the fd alone
-  EXPECT_EQ(loop.selector().size(), 1u);
+  EXPECT_EQ(testing::watched(loop), 1u);
   EXPECT_FALSE(second.done());
   SocketPair::send(pair.right(), "for the second");
   EXPECT_EQ(loop.run_until_complete(second), "for the second");
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 TEST(SockRecv, ARecvWaitingWhenTheLoopClosesIsLeftPendingAndFreed) {
@@ -182,7 +183,7 @@ TEST(SockRecv, ARecvWaitingWhenTheLoopClosesIsLeftPendingAndFreed) {
   SocketPair pair;
   Future<std::string> received = loop.sock_recv(pair.left(), 100);
   loop.close();
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_FALSE(received.done());
   // The last reference goes here; LeakSanitizer checks that nothing (reader,
   // future, done callback) keeps the others alive in a cycle.

@@ -9,6 +9,7 @@
 #include "futures/support.hpp"
 #include "io/socket_pair.hpp"
 #include "looplab/event_loop.hpp"
+#include "support/watched.hpp"
 
 namespace looplab {
 namespace {
@@ -38,7 +39,7 @@ TEST(SockSendall, WhatFitsIsSentAtOnceAndTheFutureIsDoneOnReturn) {
   Future<> sent = loop.sock_sendall(pair.left(), "hello");
   EXPECT_TRUE(sent.done());
   EXPECT_NO_THROW(sent.result());
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_EQ(SocketPair::receive(pair.right()), "hello");
 }
 
@@ -59,7 +60,7 @@ TEST(SockSendall, MoreThanTheSocketBuffersHoldCompletesOnceThePeerDrainsIt) {
   ASSERT_GT(data.size(), 4u * static_cast<std::size_t>(testing::send_buffer_size(pair.left())));
   Future<> sent = loop.sock_sendall(pair.left(), data);
   EXPECT_FALSE(sent.done());
-  EXPECT_EQ(loop.selector().size(), 1u);  // a writer
+  EXPECT_EQ(testing::watched(loop), 1u);  // a writer
   run_one_turn(loop);
   EXPECT_FALSE(sent.done());  // nobody reads: still no room
 
@@ -71,7 +72,7 @@ TEST(SockSendall, MoreThanTheSocketBuffersHoldCompletesOnceThePeerDrainsIt) {
   loop.remove_reader(pair.right());
   EXPECT_EQ(received.size(), data.size());
   EXPECT_TRUE(received == data);
-  EXPECT_EQ(loop.selector().size(), 0u);  // the writer went with its done callback
+  EXPECT_EQ(testing::watched(loop), 0u);  // the writer went with its done callback
 }
 
 TEST(SockSendall, ThePeerClosingWhileWeWaitFinishesTheFutureWithEpipe) {
@@ -83,7 +84,7 @@ TEST(SockSendall, ThePeerClosingWhileWeWaitFinishesTheFutureWithEpipe) {
   loop.call_soon([&] { pair.close_right(); });
   EXPECT_THROW(loop.run_until_complete(sent), OSError);
   EXPECT_EQ(os_error_of(sent), EPIPE);
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 TEST(SockSendall, SendingToAClosedPeerFinishesTheFutureAtOnceWithoutSigpipe) {
@@ -101,10 +102,10 @@ TEST(SockSendall, CancellingAWaitingSendallRemovesItsWriterInTheNextTurn) {
   EventLoop loop(clock);
   SocketPair pair;
   Future<> sent = loop.sock_sendall(pair.left(), pattern(4u << 20));
-  ASSERT_EQ(loop.selector().size(), 1u);
+  ASSERT_EQ(testing::watched(loop), 1u);
   EXPECT_TRUE(sent.cancel());
   run_one_turn(loop);
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_FALSE(loop.remove_writer(pair.left()));
   // What was sent before the cancellation stays sent; nothing more follows.
   std::size_t before = drain(pair.right()).size();
@@ -120,14 +121,14 @@ TEST(SockSendall, AWaitingSendallAndAWaitingRecvShareTheDescriptor) {
   Future<std::string> received = loop.sock_recv(pair.left(), 100);
   Future<> sent = loop.sock_sendall(pair.left(), pattern(4u << 20));
   ASSERT_FALSE(sent.done());
-  EXPECT_EQ(loop.selector().size(), 1u);  // one descriptor, reader and writer
+  EXPECT_EQ(testing::watched(loop), 1u);  // one descriptor, reader and writer
   SocketPair::send(pair.right(), "reply");
   EXPECT_EQ(loop.run_until_complete(received), "reply");
   EXPECT_FALSE(sent.done());
-  EXPECT_EQ(loop.selector().size(), 1u);  // the writer is still there
+  EXPECT_EQ(testing::watched(loop), 1u);  // the writer is still there
   EXPECT_TRUE(sent.cancel());
   run_one_turn(loop);
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "io/socket_pair.hpp"
 #include "looplab/event_loop.hpp"
 #include "support/run_one_turn.hpp"
+#include "support/watched.hpp"
 
 namespace looplab {
 namespace {
@@ -39,7 +40,7 @@ TEST(BadDescriptor, AClosedDescriptorIsAnOSErrorAndNothingIsRegistered) {
     EXPECT_EQ(e.code().value(), EBADF);
     EXPECT_NE(std::string(e.what()).find("is not open"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_FALSE(loop.remove_reader(fd));
 }
 
@@ -53,7 +54,7 @@ TEST(BadDescriptor, SelectRejectsDescriptorsAboveFdSetsize) {
   } catch (const ValueError& e) {
     EXPECT_NE(std::string(e.what()).find("too large for select()"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 #endif
 
@@ -87,7 +88,7 @@ TEST(BadDescriptor, ADescriptorClosedWhileRegisteredDoesNotStopTheLoop) {
     EXPECT_EQ(report, "");
     EXPECT_TRUE(loop.remove_reader(doomed_fd));
   }
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 TEST(BadDescriptor, AnEmptyCallbackIsATypeError) {
@@ -97,7 +98,7 @@ TEST(BadDescriptor, AnEmptyCallbackIsATypeError) {
   std::function<void()> empty;
   EXPECT_THROW(loop.add_reader(pair.left(), empty), TypeError);
   EXPECT_THROW(loop.add_writer(pair.left(), empty), TypeError);
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 TEST(BadDescriptor, NothingToWaitForIsStillAnErrorWhenNoDescriptorIsWatched) {

@@ -8,6 +8,7 @@
 #include "io/socket_pair.hpp"
 #include "looplab/event_loop.hpp"
 #include "support/run_one_turn.hpp"
+#include "support/watched.hpp"
 
 namespace looplab {
 namespace {
@@ -52,7 +53,7 @@ TEST(Readers, ASecondAddReaderReplacesTheFirst) {
   SocketPair::send(pair.right(), "x");
   testing::run_one_turn(loop);
   EXPECT_EQ(ran, (std::vector<std::string>{"second"}));
-  EXPECT_EQ(loop.selector().size(), 1u);
+  EXPECT_EQ(testing::watched(loop), 1u);
 }
 
 TEST(Readers, RemoveReaderReturnsWhetherOneWasRegistered) {
@@ -65,7 +66,7 @@ TEST(Readers, RemoveReaderReturnsWhetherOneWasRegistered) {
   EXPECT_FALSE(loop.remove_reader(pair.left()));
   EXPECT_FALSE(loop.remove_writer(pair.left()));
   EXPECT_FALSE(loop.remove_reader(999));
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   SocketPair::send(pair.right(), "x");
   loop.call_soon([] {});
   testing::run_one_turn(loop);
@@ -113,11 +114,11 @@ TEST(Readers, ForOneDescriptorTheReaderRunsBeforeTheWriter) {
   SocketPair::send(pair.right(), "x");
   testing::run_one_turn(loop);
   EXPECT_EQ(ran, (std::vector<std::string>{"reader", "writer"}));
-  EXPECT_EQ(loop.selector().size(), 1u);  // one registration holding both interests
+  EXPECT_EQ(testing::watched(loop), 1u);  // one registration holding both interests
   EXPECT_TRUE(loop.remove_writer(pair.left()));
-  EXPECT_EQ(loop.selector().size(), 1u);
+  EXPECT_EQ(testing::watched(loop), 1u);
   EXPECT_TRUE(loop.remove_reader(pair.left()));
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 TEST(Readers, PeerCloseMakesTheDescriptorReadableWithEndOfFile) {
@@ -176,7 +177,7 @@ TEST(Readers, CloseUnregistersEverything) {
   loop.add_reader(pair.left(), [] {});
   loop.add_writer(pair.right(), [] {});
   loop.close();
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_FALSE(loop.remove_reader(pair.left()));  // asyncio: False on a closed loop
   EXPECT_THROW(loop.add_reader(pair.left(), [] {}), RuntimeError);
 }

@@ -15,6 +15,7 @@
 #include "looplab/event_loop.hpp"
 #include "pollers/backends.hpp"
 #include "support/run_one_turn.hpp"
+#include "support/watched.hpp"
 
 namespace looplab {
 namespace {
@@ -125,7 +126,7 @@ TEST_P(StaleDescriptorTest, ReplacingTheCallbackOfAClosedDescriptorIsAnOSError) 
     EXPECT_THROW(loop.add_reader(number, [] {}), OSError);
   }
   EXPECT_TRUE(loop.remove_reader(number));  // still registered with the loop: remove it
-  EXPECT_EQ(loop.selector().size(), 0u);
+  EXPECT_EQ(testing::watched(loop), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StaleDescriptorTest, ::testing::ValuesIn(compiled_selectors()),

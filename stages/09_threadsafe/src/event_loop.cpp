@@ -47,20 +47,22 @@ EventLoop::EventLoop(Clock& clock, std::unique_ptr<Selector> selector)
 EventLoop::EventLoop(Clock& clock, std::unique_ptr<Selector> selector, SelfPipe::Kind self_pipe,
                      ThreadsafeQueue::WakeRule wake_rule)
     : selector_(waiting_on(clock, std::move(selector))),
-      threadsafe_(self_pipe, wake_rule),
+      threadsafe_(std::make_shared<ThreadsafeQueue>(self_pipe, wake_rule)),
       clock_(&clock),
       clock_resolution_(clock.resolution()) {
   // asyncio's _make_self_pipe(): the loop reads its own pipe like any
   // reader; the reader only empties it (the posted callbacks were taken
   // when the selector returned, take_threadsafe_callbacks()).
-  add_reader(threadsafe_.self_pipe().read_fd(), [this] { threadsafe_.drain(); });
+  add_reader(threadsafe_->self_pipe().read_fd(), [this] { wake_up(); });
 }
 // [loop_constructor]
 
 EventLoop::~EventLoop() {
   if (is_running()) std::terminate();  // destroying a loop from inside its own callback
-  threadsafe_.close();
+  threadsafe_->close();
+  remove_all_signal_handlers();
   run_close_hooks();
+  kept_.clear();
   forget_timers();
   forget_io();
   ready_.clear();
@@ -81,7 +83,7 @@ Handle EventLoop::call_soon_callback(Callback callback, const Context* context,
   // [call_soon_body]
   // What other threads posted comes first: asyncio appends their callbacks
   // to the ready queue the moment they are posted.
-  if (threadsafe_.maybe_nonempty()) threadsafe_.take_all(ready_);
+  if (threadsafe_->maybe_nonempty()) threadsafe_->take_all(ready_);
   Ref<HandleState> handle(new HandleState(
       std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
   ready_.push_back(handle);
@@ -99,10 +101,7 @@ Handle EventLoop::call_soon_threadsafe_callback(Callback callback, const Context
     return call_soon_callback(std::move(callback), context, where);
   }
   // [call_soon_threadsafe_body]
-  Ref<HandleState> handle(new ThreadsafeHandleState(
-      std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
-  threadsafe_.post(handle);  // RuntimeError once the loop is closed
-  return Handle(std::move(handle));
+  return threadsafe_->post(std::move(callback), context, where);  // RuntimeError once closed
   // [call_soon_threadsafe_body]
 }
 
@@ -110,9 +109,25 @@ Handle EventLoop::call_soon_threadsafe_callback(Callback callback, const Context
 // ready queue ahead of the I/O callbacks, as in asyncio, where the posts
 // were appended while the loop slept.
 void EventLoop::take_threadsafe_callbacks() {
-  if (threadsafe_.maybe_nonempty()) threadsafe_.take_all(ready_);
+  if (threadsafe_->maybe_nonempty()) threadsafe_->take_all(ready_);
 }
 // [call_soon_threadsafe]
+
+// [keep]
+std::uint64_t EventLoop::keep(Ref<FutureBase> future) {
+  if (debug_) check_thread();
+  kept_.emplace(++last_kept_, std::move(future));
+  return last_kept_;
+}
+
+Ref<FutureBase> EventLoop::take_kept(std::uint64_t id) {
+  auto found = kept_.find(id);
+  if (found == kept_.end()) return {};
+  Ref<FutureBase> future = std::move(found->second);
+  kept_.erase(found);
+  return future;
+}
+// [keep]
 
 // [call_at]
 TimerHandle EventLoop::call_at_callback(Clock::time_point when, Callback callback,
@@ -133,7 +148,7 @@ TimerHandle EventLoop::call_at_callback(Clock::time_point when, Callback callbac
 void EventLoop::schedule_handle(Ref<HandleState> handle) {
   check_closed();
   if (debug_) check_thread();
-  if (threadsafe_.maybe_nonempty()) threadsafe_.take_all(ready_);
+  if (threadsafe_->maybe_nonempty()) threadsafe_->take_all(ready_);
   ready_.push_back(std::move(handle));
 }
 // [schedule_handle]
@@ -215,11 +230,13 @@ void EventLoop::check_closed() const {
 
 void EventLoop::check_thread() const {
   // Only checked in debug mode and only while the loop runs, as asyncio does:
-  // the ready queue is not thread-safe (stage 09 adds call_soon_threadsafe).
+  // the ready queue is not thread-safe. asyncio's message stops at "the
+  // current one"; this one names the door that is.
   std::thread::id owner = running_thread_.load(std::memory_order_relaxed);
   if (owner != std::thread::id{} && owner != std::this_thread::get_id()) {
     throw RuntimeError(
-        "Non-thread-safe operation invoked on an event loop other than the current one");
+        "Non-thread-safe operation invoked on an event loop other than the current one; "
+        "from another thread, use call_soon_threadsafe()");
   }
 }
 
@@ -388,7 +405,7 @@ void EventLoop::drop_closed_descriptors() {
 // requested, until the next deadline if a timer is pending (at most a day),
 // and forever (nullopt) otherwise.
 std::optional<Clock::duration> EventLoop::poll_timeout() const {
-  if (!ready_.empty() || stopping_ || threadsafe_.maybe_nonempty()) {
+  if (!ready_.empty() || stopping_ || threadsafe_->maybe_nonempty()) {
     return Clock::duration::zero();
   }
   if (scheduled_.empty()) return std::nullopt;
@@ -414,9 +431,11 @@ void EventLoop::run_handle(HandleState& handle) {
 void EventLoop::close() {
   if (is_running()) throw RuntimeError("Cannot close a running event loop");
   if (closed_) return;
+  remove_all_signal_handlers();
   run_close_hooks();  // before the loop forgets the timers and readers they use
   closed_ = true;
-  threadsafe_.close();  // posts are refused from now on; the queued ones dropped
+  threadsafe_->close();  // posts are refused from now on; the queued ones dropped
+  kept_.clear();        // nothing will ever complete them now
   forget_timers();
   forget_io();
   ready_.clear();  // dropped, not run

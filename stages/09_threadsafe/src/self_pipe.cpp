@@ -18,8 +18,7 @@ SelfPipe::Kind default_self_pipe_kind() {
   std::string_view name = chosen;
   if (name == "socketpair") return SelfPipe::Kind::kSocketPair;
   if (name == "eventfd") return SelfPipe::Kind::kEventFd;
-  throw ValueError("LOOPLAB_SELF_PIPE=" + std::string(name) +
-                   ": expected socketpair or eventfd");
+  throw ValueError("LOOPLAB_SELF_PIPE=" + std::string(name) + ": expected socketpair or eventfd");
 }
 
 std::string_view name_of(SelfPipe::Kind kind) noexcept {
@@ -67,8 +66,8 @@ void SelfPipe::write_to_self() noexcept {
 void SelfPipe::read_from_self() noexcept {
   char buffer[4096];  // an eventfd reads as 8 bytes; a socket pair in chunks
   for (;;) {
-    ssize_t got = ::read(read_fd_, buffer, kind_ == Kind::kEventFd ? sizeof(std::uint64_t)
-                                                                   : sizeof buffer);
+    ssize_t got =
+        ::read(read_fd_, buffer, kind_ == Kind::kEventFd ? sizeof(std::uint64_t) : sizeof buffer);
     if (got > 0 && kind_ == Kind::kSocketPair) continue;  // there may be more
     if (got < 0 && errno == EINTR) continue;
     return;  // drained (EAGAIN), or an eventfd's whole count read at once

@@ -19,12 +19,14 @@ ThreadsafeQueue::WakeRule default_wake_rule() {
 }
 
 // [threadsafe_post_body]
-void ThreadsafeQueue::post(Ref<HandleState> handle) {
+Handle ThreadsafeQueue::post(Callback callback, const Context* context, SourceLocation where) {
+  Ref<HandleState> handle(new ThreadsafeHandleState(
+      std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
     if (closed_) throw RuntimeError("Event loop is closed");
-    posted_.push_back(std::move(handle));
+    posted_.push_back(handle);
     nonempty_.store(true, std::memory_order_release);
     wake = rule_ == WakeRule::kEveryPost || !wake_pending_;
     wake_pending_ = true;
@@ -32,6 +34,7 @@ void ThreadsafeQueue::post(Ref<HandleState> handle) {
   // Outside the lock: the loop may be taking the queue meanwhile, and a
   // write it does not need costs a spare turn, never a lost callback.
   if (wake) pipe_.write_to_self();
+  return Handle(std::move(handle));
 }
 // [threadsafe_post_body]
 

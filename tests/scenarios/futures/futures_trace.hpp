@@ -1,7 +1,8 @@
 // futures_trace.hpp: what the futures scenario twins share: the io and timer
 // scenarios' helpers (socket pair, t=0.250 lines, one-turn runs, Python's
 // spelling of strings and bools), plus errno's names and the number of
-// descriptors the loop watches.
+// descriptors the loop watches (support/watched.hpp: the Python twins leave
+// out asyncio's self-pipe).
 #pragma once
 
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include "looplab/event_loop.hpp"
 #include "looplab/sleep.hpp"
 #include "scenarios/io/io_trace.hpp"
+#include "support/watched.hpp"
 
 namespace looplab::testing {
 
@@ -26,8 +28,5 @@ inline std::string errno_name(int error) {
       return std::to_string(error);
   }
 }
-
-/// Descriptors the loop watches (the Python twins leave out asyncio's self-pipe).
-inline std::size_t watched(const EventLoop& loop) { return loop.selector().size(); }
 
 }  // namespace looplab::testing

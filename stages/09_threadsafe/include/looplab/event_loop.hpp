@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,13 @@ class TaskBase;
 using TaskFactory =
     std::function<void(EventLoop& loop, TaskBase& task, std::optional<bool> eager_start)>;
 // [task_factory_type]
+
+namespace detail {
+template <typename F>
+inline constexpr bool is_coro = false;
+template <typename T>
+inline constexpr bool is_coro<Coro<T>> = true;
+}  // namespace detail
 
 class EventLoop {
  public:
@@ -237,13 +245,45 @@ class EventLoop {
   Future<void> sock_connect(int fd, const sockaddr* address, socklen_t length);
   // [sock_api]
 
+  // [signal_api]
+  // ---- Unix signals (asyncio's loop.add_signal_handler) -----------------
+  /// Runs `callback` as a normal callback, in a later turn, each time the
+  /// process receives `sig`. A second handler for the same signal replaces
+  /// the first. Main thread only; one loop at a time receives signals (the
+  /// last to add a handler, as with asyncio's signal.set_wakeup_fd). Errors,
+  /// as asyncio's: ValueError("invalid signal number N"), RuntimeError for a
+  /// closed loop, for another thread ("set_wakeup_fd only works in main
+  /// thread of the main interpreter") and for SIGKILL and SIGSTOP ("sig 9
+  /// cannot be caught").
+  template <typename F>
+  void add_signal_handler(int sig, F&& callback, SourceLocation where = SourceLocation::current()) {
+    static_assert(!detail::is_coro<std::remove_cvref_t<F>>,
+                  "coroutines cannot be used with add_signal_handler(): pass a function");
+    require_callable(callback, "add_signal_handler");
+    add_signal_callback(sig, Callback(std::forward<F>(callback)), where);
+  }
+  /// Removes the handler of `sig` and restores the default action. Returns
+  /// false if there was none. ValueError for an invalid signal number.
+  bool remove_signal_handler(int sig);
+  // [signal_api]
+
+  // ---- futures other threads wait for (chain_future.hpp) -----------------
+  /// The loop's thread: holds `future` for code on other threads, which may
+  /// only hold a number for it (a future's count is not atomic).
+  std::uint64_t keep(Ref<FutureBase> future);
+  /// The loop's thread: gives back the future kept under `id`, and forgets
+  /// it; null if it was taken already, or the loop closed meanwhile.
+  Ref<FutureBase> take_kept(std::uint64_t id);
+
   /// The selector this loop waits in.
   const Selector& selector() const noexcept { return *selector_; }
   /// Descriptors the loop watches for itself (asyncio's _internal_fds): the
   /// self-pipe's. selector().size() counts them too, as len(get_map()) does.
   static constexpr std::size_t internal_fds() noexcept { return 1; }
   /// The callbacks other threads posted, and the self-pipe that wakes the loop.
-  const ThreadsafeQueue& threadsafe_queue() const noexcept { return threadsafe_; }
+  const ThreadsafeQueue& threadsafe_queue() const noexcept { return *threadsafe_; }
+  /// The same queue, shared: for code on other threads that may outlive the loop.
+  std::shared_ptr<ThreadsafeQueue> share_threadsafe_queue() const { return threadsafe_; }
 
   /// Timers in the heap, cancelled ones included (len(loop._scheduled)).
   std::size_t scheduled_count() const noexcept { return scheduled_.size(); }
@@ -352,6 +392,10 @@ class EventLoop {
   Handle call_soon_threadsafe_callback(Callback callback, const Context* context,
                                        SourceLocation where);
   void take_threadsafe_callbacks();
+  void add_signal_callback(int sig, Callback callback, SourceLocation where);
+  void wake_up();  // the self-pipe's reader: drain it, then look for signals
+  void remove_all_signal_handlers() noexcept;
+  void release_signal_wakeup_if_unused() noexcept;
   static Context* context_of_failure(const ExceptionContext& context);
   void add_io_callback(int fd, unsigned event, Callback callback, SourceLocation where);
   bool remove_io_callback(int fd, unsigned event);
@@ -384,8 +428,14 @@ class EventLoop {
   };
   std::vector<IoHandles> io_handles_;
   std::unique_ptr<Selector> selector_;
-  ThreadsafeQueue threadsafe_;  // what other threads post, and the self-pipe
-  bool stopping_ = false;       // asyncio's _stopping
+  std::shared_ptr<ThreadsafeQueue> threadsafe_;       // what other threads post, and the self-pipe
+  // asyncio's _signal_handlers: a handler per signal number, queued once per
+  // delivery. Only the main thread's loops have any.
+  std::vector<Ref<HandleState>> signal_handlers_;
+  // Futures chained to other threads' (keep()), by number; the loop's thread only.
+  std::unordered_map<std::uint64_t, Ref<FutureBase>> kept_;
+  std::uint64_t last_kept_ = 0;
+  bool stopping_ = false;            // asyncio's _stopping
   std::atomic<bool> closed_{false};  // read by threads about to post
   bool debug_ = false;
   std::atomic<std::thread::id>

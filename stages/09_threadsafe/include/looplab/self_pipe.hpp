@@ -33,6 +33,8 @@ class SelfPipe {
 
   /// The descriptor the loop's selector watches for reading.
   int read_fd() const noexcept { return read_fd_; }
+  /// The end a signal handler writes to (the same descriptor for an eventfd).
+  int write_fd() const noexcept { return write_fd_; }
   Kind kind() const noexcept { return kind_; }
 
   /// asyncio's _write_to_self(): any thread. A full pipe already holds a
@@ -48,7 +50,7 @@ class SelfPipe {
  private:
   Kind kind_;
   int read_fd_ = -1;
-  int write_fd_ = -1;  // the same as read_fd_ for an eventfd
+  int write_fd_ = -1;                     // the same as read_fd_ for an eventfd
   std::atomic<std::uint64_t> writes_{0};  // next to a system call, an atomic add is free
 };
 

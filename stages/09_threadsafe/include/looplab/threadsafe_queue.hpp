@@ -7,6 +7,10 @@
 // returns: where asyncio's appends would have put them. Then it wakes the
 // loop through the self-pipe (self_pipe.hpp).
 //
+// The loop shares the queue with the code that chains futures across
+// threads (chain_future.hpp): a callback that completes on another thread
+// after the loop is gone finds the queue closed, not freed memory.
+//
 // A wake-up is needed only if the loop has not been woken since it last
 // drained the pipe: libuv's uv_async_send() writes under the same rule, and
 // a flood of posts then costs one system call per loop turn instead of one
@@ -35,10 +39,17 @@ class ThreadsafeQueue {
   ThreadsafeQueue(SelfPipe::Kind kind, WakeRule rule) : pipe_(kind), rule_(rule) {}
 
   // [threadsafe_post]
-  /// Any thread: queues `handle` for the loop and wakes it.
-  /// RuntimeError("Event loop is closed") once close() has run.
-  void post(Ref<HandleState> handle);
+  /// Any thread: queues `callback` for the loop, in a handle of its own
+  /// (with a copy of `context`, or of the caller's Context if null), wakes
+  /// the loop, and returns the handle. RuntimeError("Event loop is closed")
+  /// once close() has run.
+  Handle post(Callback callback, const Context* context, SourceLocation where);
   // [threadsafe_post]
+  /// Any thread: true once the loop has closed (or is gone).
+  bool is_closed() const {
+    std::lock_guard lock(mutex_);
+    return closed_;
+  }
 
   /// The loop's thread: true if something may have been posted. A hint,
   /// read without the lock: a post that races with it is found next time.
@@ -56,11 +67,12 @@ class ThreadsafeQueue {
   WakeRule wake_rule() const noexcept { return rule_; }
 
  private:
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::vector<Ref<HandleState>> posted_;  // guarded by mutex_
-  std::vector<Ref<HandleState>> taking_;  // the loop's: swapped with posted_, so neither reallocates
-  bool closed_ = false;                   // guarded by mutex_
-  bool wake_pending_ = false;             // guarded by mutex_: written since the last drain
+  std::vector<Ref<HandleState>>
+      taking_;                 // the loop's: swapped with posted_, so neither reallocates
+  bool closed_ = false;        // guarded by mutex_
+  bool wake_pending_ = false;  // guarded by mutex_: written since the last drain
   std::atomic<bool> nonempty_{false};
   SelfPipe pipe_;
   WakeRule rule_;

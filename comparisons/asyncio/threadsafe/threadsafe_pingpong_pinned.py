@@ -1,0 +1,25 @@
+"""threadsafe_pingpong_pinned: threadsafe_pingpong with every thread of the
+process on CPU 0, as the C++ benchmark of the same name pins them.
+
+One op = one round trip; the pinning is restored after the batch.
+"""
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for gbench
+import gbench  # noqa: E402
+from threadsafe_pingpong import run_batch as unpinned_batch  # noqa: E402
+
+
+def run_batch(loop, ops):
+    saved = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {0})  # this thread, and the threads it starts
+    try:
+        unpinned_batch(loop, ops)
+    finally:
+        os.sched_setaffinity(0, saved)
+
+
+if __name__ == "__main__":
+    sys.exit(gbench.main("threadsafe_pingpong_pinned", run_batch, ops=20_000, quick_ops=2_000))
