@@ -12,7 +12,8 @@ namespace looplab::testing {
 /// counts it too, and its tests subtract _internal_fds the same way).
 inline std::size_t watched(const EventLoop& loop) {
 #if LOOPLAB_STAGE >= 9
-  return loop.selector().size() - EventLoop::internal_fds();
+  // close() unregisters the self-pipe with everything else.
+  return loop.selector().size() - (loop.is_closed() ? 0 : EventLoop::internal_fds());
 #else
   return loop.selector().size();
 #endif

@@ -1,84 +1,56 @@
-// demo.cpp: stage 08 in one page. Run it: build/dev/bin/demo_s08
+// demo.cpp: stage 09 in one page. Run it: build/dev/bin/demo_s09
 //
-// The same three children twice, one of which fails after 1 s: first
-// under gather(), then in a TaskGroup. gather() hands its awaiter the first
-// error at once, and the others run on, unsupervised; the group cancels
-// them, waits for them, and raises every error together. The clock is
-// virtual, so the output is the same on every machine.
-#include <chrono>
+// A worker thread and a loop, talking both ways. The worker hands the loop
+// three results with call_soon_threadsafe(): the loop has nothing else to
+// do, so it sleeps in its selector, and each post wakes it through the
+// self-pipe. Then the worker asks the loop for a value with
+// run_coroutine_threadsafe() and blocks on the concurrent future it gets,
+// while a task on the loop awaits what the worker computes, through
+// wrap_future(). Only the loop's thread prints, so the output is the same
+// on every run.
 #include <cstdio>
 #include <string>
-#include <vector>
+#include <thread>
 
-#include "looplab/gather.hpp"
-#include "looplab/run.hpp"
+#include "looplab/chain_future.hpp"
+#include "looplab/event_loop.hpp"
 #include "looplab/sleep.hpp"
 #include "looplab/task.hpp"
-#include "looplab/task_group.hpp"
 
-using namespace std::chrono_literals;
 using looplab::Coro;
-using looplab::TaskGroup;
+using looplab::EventLoop;
 
 // [demo]
-void say(const std::string& what) {
-  double now =
-      std::chrono::duration<double>(looplab::get_running_loop().time().time_since_epoch()).count();
-  std::printf("  t=%.0f s  %s\n", now, what.c_str());
+void say(const std::string& what) { std::printf("  loop: %s\n", what.c_str()); }
+
+Coro<int> answer_the_worker() {
+  say("a task started by the worker answers 42");
+  co_return 42;
 }
 
-Coro<int> child(std::string name, std::chrono::seconds work, bool fails) {
-  try {
-    co_await looplab::sleep(work);
-  } catch (const looplab::CancelledError&) {
-    say(name + " cancelled");
-    throw;
-  }
-  if (fails) {
-    say(name + " fails");
-    throw looplab::ValueError(name + " failed");
-  }
-  say(name + " done");
-  co_return 1;
-}
-
-Coro<void> with_gather() {
-  looplab::EventLoop& loop = looplab::get_running_loop();
-  std::vector<looplab::Future<int>> children{looplab::create_task(loop, child("a", 1s, true)),
-                                             looplab::create_task(loop, child("b", 2s, false)),
-                                             looplab::create_task(loop, child("c", 3s, false))};
-  try {
-    co_await looplab::gather(loop, children);
-  } catch (const looplab::ValueError& error) {
-    say(std::string("gather raised: ") + error.what());
-  }
-  co_await looplab::sleep(3s);  // meanwhile b and c run on
-}
-
-Coro<void> three_children(TaskGroup* group) {
-  group->create_task(child("a", 1s, true));
-  group->create_task(child("b", 2s, false));
-  group->create_task(child("c", 3s, false));
-  co_return;
-}
-
-Coro<void> with_task_group() {
-  try {
-    co_await looplab::task_group(three_children);
-  } catch (const looplab::ExceptionGroup& group) {
-    say(std::string("the group raised: ") + group.what());
-    auto [value_errors, rest] = group.split<looplab::ValueError>();  // except* ValueError
-    if (value_errors) say(std::to_string(value_errors->exceptions().size()) + " ValueError");
-    if (rest) throw *rest;
-  }
+Coro<void> await_the_worker(looplab::concurrent::Future<int> from_worker) {
+  looplab::Future<int> wrapped = looplab::wrap_future(from_worker);
+  int value = co_await wrapped;
+  say("the task awaited the worker's " + std::to_string(value));
 }
 
 int main() {
-  std::printf("gather():\n");
-  looplab::VirtualClock gather_clock;
-  looplab::run(with_gather(), gather_clock);
-  std::printf("TaskGroup:\n");
-  looplab::VirtualClock group_clock;
-  looplab::run(with_task_group(), group_clock);
+  EventLoop loop;
+  looplab::concurrent::Future<int> from_worker;
+  std::thread worker([&loop, from_worker] {
+    for (int i = 1; i <= 3; ++i) {
+      loop.call_soon_threadsafe([i] { say("got " + std::to_string(i * i) + " from the worker"); });
+    }
+    int answer = looplab::run_coroutine_threadsafe(answer_the_worker(), loop).result();
+    loop.call_soon_threadsafe([answer] {
+      say("the worker got " + std::to_string(answer) + " back, and now computes 7");
+    });
+    from_worker.set_result(7);
+  });
+  std::printf("The loop watches %zu descriptor of its own, its self-pipe:\n",
+              loop.selector().size());
+  loop.run_until_complete(await_the_worker(from_worker));
+  worker.join();
+  loop.close();
 }
 // [demo]
