@@ -28,18 +28,15 @@ class RefCounted {
   RefCounted& operator=(const RefCounted&) = delete;
 
   void add_ref() noexcept {
-    if (shared_) {
-      std::atomic_ref<std::uint32_t>(refs_).fetch_add(1, std::memory_order_relaxed);
+    if (shared_) [[unlikely]] {
+      add_shared_ref();
     } else {
       ++refs_;
     }
   }
   /// Returns true when this was the last reference (the caller deletes).
   bool drop_ref() noexcept {
-    if (shared_) {
-      // acq_rel: whatever a thread did with the object happens before its delete.
-      return std::atomic_ref<std::uint32_t>(refs_).fetch_sub(1, std::memory_order_acq_rel) == 1;
-    }
+    if (shared_) [[unlikely]] return drop_shared_ref();
     check_invariant(refs_ > 0, "a reference was dropped more often than taken");
     return --refs_ == 0;
   }
@@ -51,6 +48,15 @@ class RefCounted {
   void share_across_threads() noexcept { shared_ = true; }
 
  private:
+  // Out of line: the rare path stays out of every Ref's inlined code.
+  [[gnu::noinline]] void add_shared_ref() noexcept {
+    std::atomic_ref<std::uint32_t>(refs_).fetch_add(1, std::memory_order_relaxed);
+  }
+  [[gnu::noinline]] bool drop_shared_ref() noexcept {
+    // acq_rel: whatever a thread did with the object happens before its delete.
+    return std::atomic_ref<std::uint32_t>(refs_).fetch_sub(1, std::memory_order_acq_rel) == 1;
+  }
+
   alignas(std::atomic_ref<std::uint32_t>::required_alignment) std::uint32_t refs_ = 0;
   bool shared_ = false;
 };
