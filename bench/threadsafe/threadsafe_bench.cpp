@@ -147,8 +147,8 @@ void pingpong_pinned(benchmark::State& state, Config config) {
       std::string suffix = "/" + name_of(config);
       benchmark::RegisterBenchmark(("threadsafe_flood" + suffix).c_str(), flood, config)
           ->UseRealTime();
-      benchmark::RegisterBenchmark(("threadsafe_pingpong_pinned" + suffix).c_str(),
-                                   pingpong_pinned, config)
+      benchmark::RegisterBenchmark(("threadsafe_pingpong_pinned" + suffix).c_str(), pingpong_pinned,
+                                   config)
           ->UseRealTime();
     }
   }

@@ -8,7 +8,8 @@
  *     PROGRAM [--out FILE] [--quick] [--repetitions N] [--benchmark NAME] [--min-time S]
  *
  * runs the workloads reader_pingpong (0 idle descriptors) and
- * reader_pingpong_idle1000 (1,000 idle descriptors = 500 socket pairs), and
+ * reader_pingpong_idle1000 (1,000 idle descriptors = 500 socket pairs), or
+ * the program's own table (libuv_threadsafe.c: stage 09's workloads), and
  * writes Google Benchmark's JSON shape, as comparisons/asyncio/gbench.py does,
  * so comparisons/report.py and Google Benchmark's tools/compare.py read it like
  * a bench_sNN binary's output.
@@ -33,6 +34,12 @@
 
 enum { NB_BATCH = 10000, NB_QUICK_BATCH = 2000, NB_DEFAULT_REPETITIONS = 5 };
 
+struct nb_workload {
+  const char* name;
+  int idle;   /* the workload's parameter: idle descriptors for the ping-pongs */
+  long batch; /* operations per batch; 0: NB_BATCH */
+};
+
 struct nb_program {
   const char* implementation; /* context "implementation", e.g. "epoll (C)" */
   const char* selector;       /* context "selector", e.g. "epoll" */
@@ -43,16 +50,14 @@ struct nb_program {
   /* `round_trips` round trips; 0, or -1 after a message on stderr. */
   int (*run_batch)(void* state, long round_trips);
   void (*teardown)(void* state);
-};
-
-struct nb_workload {
-  const char* name;
-  int idle;
+  /* The workloads it runs; NULL: the two ping-pongs below. */
+  const struct nb_workload* workloads;
+  int workload_count;
 };
 
 static const struct nb_workload nb_workloads[] = {
-    {"reader_pingpong", 0},
-    {"reader_pingpong_idle1000", 1000},
+    {"reader_pingpong", 0, 0},
+    {"reader_pingpong_idle1000", 1000, 0},
 };
 enum { NB_WORKLOADS = sizeof nb_workloads / sizeof nb_workloads[0] };
 
@@ -70,7 +75,7 @@ static double nb_clock_ns(clockid_t clock) {
 }
 
 /* A connected, non-blocking AF_UNIX stream pair, as io_bench.cpp makes. */
-static int nb_socket_pair(int ends[2]) {
+static inline int nb_socket_pair(int ends[2]) {
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, ends) != 0) {
     perror("socketpair");
     return -1;
@@ -287,25 +292,26 @@ static int nb_main(int argc, char** argv, const struct nb_program* program) {
     }
   }
   if (repetitions == 0) repetitions = quick ? 1 : NB_DEFAULT_REPETITIONS;
-  int selected[NB_WORKLOADS], count = 0;
-  for (int w = 0; w < NB_WORKLOADS; ++w) {
-    if (only == NULL || strcmp(only, nb_workloads[w].name) == 0) selected[count++] = w;
+  const struct nb_workload* workloads = program->workloads ? program->workloads : nb_workloads;
+  int workload_count = program->workloads ? program->workload_count : NB_WORKLOADS;
+  int selected[16], count = 0;
+  for (int w = 0; w < workload_count && count < 16; ++w) {
+    if (only == NULL || strcmp(only, workloads[w].name) == 0) selected[count++] = w;
   }
   if (count == 0) {
-    fprintf(stderr,
-            "%s: no benchmark named %s (there are reader_pingpong and "
-            "reader_pingpong_idle1000)\n",
-            argv[0], only);
+    fprintf(stderr, "%s: no benchmark named %s (there are:", argv[0], only);
+    for (int w = 0; w < workload_count; ++w) fprintf(stderr, " %s", workloads[w].name);
+    fprintf(stderr, ")\n");
     return 2;
   }
-  long batch = quick ? NB_QUICK_BATCH : NB_BATCH;
   double min_time_ns = quick ? 0 : min_time_s * 1e9;
   struct nb_run* runs = calloc((size_t)count * (size_t)repetitions, sizeof *runs);
   if (runs == NULL) return 1;
 
   nb_raise_nofile();
   for (int k = 0; k < count; ++k) {
-    const struct nb_workload* workload = &nb_workloads[selected[k]];
+    const struct nb_workload* workload = &workloads[selected[k]];
+    long batch = quick ? NB_QUICK_BATCH : workload->batch ? workload->batch : NB_BATCH;
     void* state = program->setup(workload->idle);
     if (state == NULL) {
       free(runs);
@@ -346,7 +352,7 @@ static int nb_main(int argc, char** argv, const struct nb_program* program) {
   nb_write_context(out, program);
   fprintf(out, "  \"benchmarks\": [\n");
   for (int k = 0; k < count; ++k) {
-    nb_write_workload(out, nb_workloads[selected[k]].name, k, &runs[k * repetitions], repetitions,
+    nb_write_workload(out, workloads[selected[k]].name, k, &runs[k * repetitions], repetitions,
                       k == count - 1);
   }
   fprintf(out, "  ]\n}\n");
