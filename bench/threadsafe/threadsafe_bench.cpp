@@ -27,8 +27,8 @@ using looplab::EventLoop;
 using looplab::SelfPipe;
 using looplab::ThreadsafeQueue;
 
-constexpr int kPosters = 4;
-constexpr int kPerPoster = 100'000;
+constexpr long kPosters = 4;
+constexpr long kPerPoster = 100'000;
 constexpr int kRoundTrips = 20'000;
 
 struct Config {
@@ -57,15 +57,15 @@ void flood(benchmark::State& state, Config config) {
   std::uint64_t writes_before = loop.threadsafe_queue().self_pipe().writes();
   long ops = 0;
   while (state.KeepRunningBatch(kPosters * kPerPoster)) {
-    int remaining = kPosters * kPerPoster;
+    long remaining = kPosters * kPerPoster;
     auto tick = [&loop, &remaining] {
       if (--remaining == 0) loop.stop();
     };
     std::vector<std::thread> posters;
     loop.call_soon([&] {
-      for (int p = 0; p < kPosters; ++p) {
+      for (long p = 0; p < kPosters; ++p) {
         posters.emplace_back([&loop, tick] {
-          for (int i = 0; i < kPerPoster; ++i) loop.call_soon_threadsafe(tick);
+          for (long i = 0; i < kPerPoster; ++i) loop.call_soon_threadsafe(tick);
         });
       }
     });

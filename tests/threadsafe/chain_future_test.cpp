@@ -1,13 +1,14 @@
 // run_coroutine_threadsafe() and wrap_future(): a loop's futures chained to
 // other threads' futures, each outcome copied across and a cancellation
 // passed back the other way.
+#include "looplab/chain_future.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <string>
 #include <thread>
 
-#include "looplab/chain_future.hpp"
 #include "looplab/sleep.hpp"
 #include "support/test_loop.hpp"
 

@@ -1,5 +1,7 @@
 // concurrent::Future<T>: concurrent.futures.Future's states, its blocking
 // result(timeout), and callbacks run by the thread that completes it.
+#include "looplab/concurrent_future.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -7,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "looplab/concurrent_future.hpp"
 #include "support/test_loop.hpp"
 
 namespace looplab {
@@ -35,9 +36,8 @@ TEST(ConcurrentFuture, APendingResultWithATimeoutIsATimeoutErrorAndChangesNothin
 TEST(ConcurrentFuture, CancelSucceedsOnlyWhilePendingAndRunsTheCallbacksInTheCancellingThread) {
   concurrent::Future<int> future;
   std::thread::id ran_in;
-  future.add_done_callback([&](const concurrent::Future<int>&) {
-    ran_in = std::this_thread::get_id();
-  });
+  future.add_done_callback(
+      [&](const concurrent::Future<int>&) { ran_in = std::this_thread::get_id(); });
   std::thread canceller([&] { EXPECT_TRUE(future.cancel()); });
   canceller.join();
   EXPECT_NE(ran_in, std::this_thread::get_id());
@@ -74,8 +74,7 @@ TEST(ConcurrentFuture, SettingADoneFutureIsAnInvalidStateErrorNamingItsState) {
   concurrent::Future<int> cancelled;
   cancelled.cancel();
   error = thrown_by([&] { cancelled.set_exception(std::make_exception_ptr(ValueError("x"))); });
-  EXPECT_EQ(error.rfind("concurrent::InvalidStateError: CANCELLED: <Future at 0x", 0), 0U)
-      << error;
+  EXPECT_EQ(error.rfind("concurrent::InvalidStateError: CANCELLED: <Future at 0x", 0), 0U) << error;
 }
 
 TEST(ConcurrentFuture, AnExceptionIsRethrownAndReturnedByException) {

@@ -98,10 +98,10 @@ TEST(Signals, KillAndStopCannotBeCaughtAndTheLoopStaysUsable) {
 TEST(Signals, OnlyTheMainThreadMayAddAHandler) {
   testing::TestLoop t;
   std::string error;
-  std::thread([&] { error = thrown_by([&] { t.loop.add_signal_handler(SIGUSR1, [] {}); }); })
-      .join();
-  EXPECT_EQ(error,
-            "RuntimeError: set_wakeup_fd only works in main thread of the main interpreter");
+  std::thread([&] {
+    error = thrown_by([&] { t.loop.add_signal_handler(SIGUSR1, [] {}); });
+  }).join();
+  EXPECT_EQ(error, "RuntimeError: set_wakeup_fd only works in main thread of the main interpreter");
   EXPECT_TRUE(is_default_action(SIGUSR1));
 }
 

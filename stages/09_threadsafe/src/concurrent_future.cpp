@@ -20,7 +20,8 @@ const char* state_name(State state) noexcept {
   return "?";
 }
 
-void report_callback_error(const std::string& future_repr, std::exception_ptr error) noexcept {
+void report_callback_error(const std::string& future_repr,
+                           const std::exception_ptr& error) noexcept {
   try {
     std::cerr << "exception calling callback for " << future_repr << "\n"
               << describe_exception(error) << std::endl;

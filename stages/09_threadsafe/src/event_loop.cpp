@@ -435,7 +435,7 @@ void EventLoop::close() {
   run_close_hooks();  // before the loop forgets the timers and readers they use
   closed_ = true;
   threadsafe_->close();  // posts are refused from now on; the queued ones dropped
-  kept_.clear();        // nothing will ever complete them now
+  kept_.clear();         // nothing will ever complete them now
   forget_timers();
   forget_io();
   ready_.clear();  // dropped, not run

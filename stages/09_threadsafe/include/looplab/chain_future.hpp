@@ -91,15 +91,15 @@ template <typename T>
 void chain_task_to_concurrent(EventLoop& loop, Future<T> task, concurrent::Future<T> destination) {
   std::uint64_t id = loop.keep(Ref<FutureBase>(&task.state()));
   // The other thread cancels its future: the task is cancelled, on the loop.
-  destination.add_done_callback([queue = loop.share_threadsafe_queue(), loop = &loop,
-                                 id](const concurrent::Future<T>& done) {
-    if (!done.cancelled()) return;
-    queue->post(
-        [loop, id] {
-          if (Ref<FutureBase> task = loop->take_kept(id)) task->cancel();
-        },
-        nullptr, SourceLocation::current());
-  });
+  destination.add_done_callback(
+      [queue = loop.share_threadsafe_queue(), loop = &loop, id](const concurrent::Future<T>& done) {
+        if (!done.cancelled()) return;
+        queue->post(
+            [loop, id] {
+              if (Ref<FutureBase> task = loop->take_kept(id)) task->cancel();
+            },
+            nullptr, SourceLocation::current());
+      });
   // The task ends: its outcome goes to the other thread's future.
   task.add_done_callback([loop = &loop, id, destination](Future<T>& done) {
     loop->take_kept(id);
@@ -144,16 +144,16 @@ Future<T> wrap_future(concurrent::Future<T> source, EventLoop& loop) {
     loop->take_kept(id);
     if (done.cancelled()) source.cancel();
   });
-  source.add_done_callback([queue = loop.share_threadsafe_queue(), loop = &loop,
-                            id](const concurrent::Future<T>& done) {
-    if (queue->is_closed()) return;  // the loop closed (or is gone): nobody to tell
-    queue->post(
-        [loop, id, done] {
-          Ref<FutureBase> kept = loop->take_kept(id);
-          if (kept) detail::copy_future_state(done, static_cast<FutureState<T>&>(*kept));
-        },
-        nullptr, SourceLocation::current());
-  });
+  source.add_done_callback(
+      [queue = loop.share_threadsafe_queue(), loop = &loop, id](const concurrent::Future<T>& done) {
+        if (queue->is_closed()) return;  // the loop closed (or is gone): nobody to tell
+        queue->post(
+            [loop, id, done] {
+              Ref<FutureBase> kept = loop->take_kept(id);
+              if (kept) detail::copy_future_state(done, static_cast<FutureState<T>&>(*kept));
+            },
+            nullptr, SourceLocation::current());
+      });
   return destination;
 }
 /// asyncio.wrap_future(future): the same on the running loop.

@@ -46,7 +46,8 @@ namespace detail {
 enum class State { kPending, kRunning, kCancelled, kCancelledAndNotified, kFinished };
 const char* state_name(State state) noexcept;
 // "exception calling callback for <Future ...>", as _base.py logs it.
-void report_callback_error(const std::string& future_repr, std::exception_ptr error) noexcept;
+void report_callback_error(const std::string& future_repr,
+                           const std::exception_ptr& error) noexcept;
 
 }  // namespace detail
 
@@ -137,11 +138,11 @@ class Future {
     }
     invoke_callbacks();
   }
-  void set_exception(std::exception_ptr error) const {
+  void set_exception(const std::exception_ptr& error) const {
     {
       std::lock_guard lock(state_->mutex);
       check_settable();
-      state_->error = std::move(error);
+      state_->error = error;
       finish();
     }
     invoke_callbacks();

@@ -428,7 +428,7 @@ class EventLoop {
   };
   std::vector<IoHandles> io_handles_;
   std::unique_ptr<Selector> selector_;
-  std::shared_ptr<ThreadsafeQueue> threadsafe_;       // what other threads post, and the self-pipe
+  std::shared_ptr<ThreadsafeQueue> threadsafe_;  // what other threads post, and the self-pipe
   // asyncio's _signal_handlers: a handler per signal number, queued once per
   // delivery. Only the main thread's loops have any.
   std::vector<Ref<HandleState>> signal_handlers_;

@@ -92,9 +92,7 @@ class ThreadsafeHandleState final : public HandleState {
   // Made on one thread and freed on another: malloc's own per-thread caches
   // handle that; the BlockPool would move every block to the loop's thread.
   static void* operator new(std::size_t size) { return ::operator new(size); }
-  static void operator delete(void* block, std::size_t size) noexcept {
-    ::operator delete(block, size);
-  }
+  static void operator delete(void* block) noexcept { ::operator delete(block); }
 };
 // [threadsafe_handle_state]
 
