@@ -17,8 +17,11 @@ TWINS_DIR = COMPARISONS_DIR / "asyncio"
 ECHO_DIR = COMPARISONS_DIR / "echo"
 TCP_ECHO_DRIVER = COMPARISONS_DIR / "tcp_echo.py"
 # The native C programs (comparisons/native/): (implementation id, binary, label).
+# One implementation may have several programs (libuv's I/O and thread
+# workloads), each run once; their figures share the implementation's row.
 NATIVE_PROGRAMS = (("epoll_floor", "epoll_pingpong", "raw epoll floor (C)"),
-                   ("libuv", "libuv_pingpong", "libuv {version} (C)"))
+                   ("libuv", "libuv_pingpong", "libuv {version} (C)"),
+                   ("libuv", "libuv_threadsafe", "libuv {version} (C)"))
 
 
 def find_program(build_dir: Path, name: str) -> Optional[Path]:
@@ -63,24 +66,25 @@ def native_label(impl_id: str, version: Optional[str] = None) -> str:
 
 
 def native_implementations(build_dir: Path, results: Results) -> list[tuple[Implementation, Path]]:
-    """The native C programs that were built (comparisons/native/), each with its binary.
+    """The native C programs that were built (comparisons/native/), each with its binary
+    and its implementation (one object per implementation id, shared by its programs).
 
     They are compared with asyncio on the newest CPython, like the looplab rows.
     A missing binary is a note in the report, not a failure."""
     found = []
-    version = None
+    impls: dict[str, Implementation] = {}
     for impl_id, binary_name, label in NATIVE_PROGRAMS:
         binary = find_program(build_dir, binary_name)
         if binary is None:
             results.warnings.append(f"No {build_dir / 'bin' / binary_name}: the "
-                                    f"{label.format(version='').replace('  ', ' ')} row was not "
-                                    "measured (comparisons/native/).")
+                                    f"{label.format(version='').replace('  ', ' ')} figures of "
+                                    f"{binary_name} were not measured (comparisons/native/).")
             continue
-        if "{version}" in label:
-            version = version or libuv_version() or "?"
-        impl = Implementation(impl_id, label.format(version=version), "native",
-                              baseline="cpython_asyncio", program=str(binary))
-        found.append((impl, binary))
+        if impl_id not in impls:
+            version = (libuv_version() or "?") if "{version}" in label else None
+            impls[impl_id] = Implementation(impl_id, label.format(version=version), "native",
+                                            baseline="cpython_asyncio", program=str(binary))
+        found.append((impls[impl_id], binary))
     return found
 
 

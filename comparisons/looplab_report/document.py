@@ -148,6 +148,12 @@ def workloads_section(report: Report) -> list[Block]:
         header, rows = tables.workload_table(workload.name, report.results)
         blocks += [Table(header, rows, tables.WORKLOAD_NUMERIC,
                          note_column=tables.WORKLOAD_HEADER.index("note"))]
+        variants = tables.variant_rows(workload.name, report.results)
+        if variants:
+            blocks += [Paragraph(["Also measured once per configuration (",
+                                  Code(f"{workload.name}/<configuration>"), "), in ns per operation:"]),
+                       Table(tables.VARIANT_HEADER, variants, tables.VARIANT_NUMERIC,
+                             note_column=tables.VARIANT_HEADER.index("note"))]
         blocks += charts(report, workload.name)
     return blocks
 

@@ -146,7 +146,7 @@ def echo_servers(build_dir: Path, python_impls: list[Implementation],
 def tcp_job(server: EchoServer, client: Path, raw_dir: Path, quick: bool, repetitions: int) -> Job:
     """One tcp_echo.py run against one server (it runs tcp_echo_1, _10 and _100)."""
     # Not <impl>--*.json: run.merge_raw_per_implementation must not fold these into
-    # an implementation's benchmark file (libuv.json is libuv_pingpong's).
+    # an implementation's benchmark file.
     raw = raw_dir / f"tcp_echo--{server.impl.id}.json"
     command = [sys.executable, str(discover.TCP_ECHO_DRIVER), "--client", str(client),
                "--out", str(raw), "--repetitions", str(repetitions), "--name", server.impl.id]

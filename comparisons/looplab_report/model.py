@@ -59,6 +59,10 @@ class Results:
     # {tcp_echo_C: {impl id: {"ns_per_request", "requests_per_second",
     #                         "server_cpu_ns_per_request"}}}: what tcp_echo.py measured.
     tcp: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    # {workload: {impl id: {configuration: {"ns_per_op", "note"}}}}: a workload
+    # a looplab program also measured once per configuration of the stage
+    # ("threadsafe_flood/eventfd/once_per_drain"), next to its own row.
+    variants: dict[str, dict[str, dict[str, dict[str, Any]]]] = field(default_factory=dict)
     succeeded: set = field(default_factory=set)  # titles of the jobs that ran
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)

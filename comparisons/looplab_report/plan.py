@@ -53,11 +53,12 @@ def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
 
 def plan_native_jobs(native: Sequence[tuple[Implementation, Path]], raw_dir: Path,
                      quick: bool, repetitions: int, results: Results) -> list[Job]:
-    """One run of each native C program (they run both I/O workloads)."""
+    """One run of each native C program (each runs all of its workloads)."""
     jobs = []
     for impl, binary in native:
-        results.impls[impl.id] = impl
-        raw = raw_dir / f"{impl.id}.json"
+        results.impls.setdefault(impl.id, impl)
+        # Named after the program: an implementation may have several.
+        raw = raw_dir / f"{binary.name}.json"
         command = [str(binary), "--out", str(raw), "--repetitions", str(repetitions)]
         if quick:
             command.append("--quick")

@@ -58,7 +58,9 @@ def record_benchmarks(job: Job, outcome: Outcome, results: Results) -> list[str]
     From a looplab binary: "workload" is the stage's row, "workload/<backend>"
     the row of "looplab stage NN (<backend>)", "fd_scaling/<backend>/<idle>"
     goes to results.fd_scaling. Any other "name/arg" counts as workload "name"
-    (the median over its arguments).
+    (the median over its arguments), unless the program also measured "name"
+    itself: then "name" is the row and "name/arg" are variants of it (another
+    configuration), in results.variants (record_variants).
     """
     folded: dict[str, list[tuple[float, Optional[float]]]] = {}
     # {backend: [(benchmark, why not)]}: what a backend could not measure here.
@@ -68,8 +70,14 @@ def record_benchmarks(job: Job, outcome: Outcome, results: Results) -> list[str]
             record_one(job.impl, key, metrics["real_time"], outcome.labels.get(key), results,
                        folded, unavailable, metrics.get("cpu_time"))
     for workload, values in folded.items():
-        note = next((label for key, label in outcome.labels.items()
-                     if key.split("/")[0] == workload), None)
+        if workload in outcome.metrics:  # its own row; "workload/arg" are variants
+            own = outcome.metrics[workload]
+            values = [(own["real_time"], own.get("cpu_time"))]
+            record_variants(job.impl, workload, outcome, results)
+            note = outcome.labels.get(workload)
+        else:
+            note = next((label for key, label in outcome.labels.items()
+                         if key.split("/")[0] == workload), None)
         cpu = [cpu_ns for _, cpu_ns in values if cpu_ns is not None]
         results.record(workload, job.impl, statistics.median(ns for ns, _ in values), note,
                        statistics.median(cpu) if len(cpu) == len(values) else None)
@@ -81,6 +89,23 @@ def record_benchmarks(job: Job, outcome: Outcome, results: Results) -> list[str]
             problems.append(f"{key}: {message}")
     results.warnings += unavailable_notes(job.title, unavailable)
     return problems
+
+
+def record_variants(impl: Implementation, workload: str, outcome: Outcome, results: Results) -> None:
+    """The variants of a workload the program also measured as itself
+    ("threadsafe_flood/eventfd/once_per_drain" next to "threadsafe_flood"):
+    each configuration's ns per op and label, into results.variants. A
+    backend row or an fd_scaling point is not a variant."""
+    prefix = workload + "/"
+    for key, metrics in outcome.metrics.items():
+        if not key.startswith(prefix) or "real_time" not in metrics:
+            continue
+        if impl.kind == "looplab" and (backend_of(key) is not None or fd_scaling_point(key) is not None):
+            continue
+        entry: dict = {"ns_per_op": metrics["real_time"]}
+        if outcome.labels.get(key):
+            entry["note"] = outcome.labels[key]
+        results.variants.setdefault(workload, {}).setdefault(impl.id, {})[key[len(prefix):]] = entry
 
 
 def unavailable_notes(title: str, unavailable: dict[str, list[tuple[str, str]]]) -> list[str]:

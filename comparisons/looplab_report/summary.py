@@ -18,7 +18,9 @@ def summary(results: Results, targets: Iterable = ()) -> dict:
     "_tcp_echo" ({tcp_echo_C: {impl id: {"ns_per_request", "requests_per_second",
     "server_cpu_ns_per_request", "compared_with"}}}) and, when a run measured
     them, "_async_tree" ({async_tree workload: {impl id: {"wall_ns_per_task",
-    "cpu_ns_per_task"}}}: every loop's figures, CPU time where it was reported)."""
+    "cpu_ns_per_task"}}}: every loop's figures, CPU time where it was reported)
+    and "_variants" ({workload: {impl id: {configuration: {"ns_per_op",
+    "note"}}}}: a workload measured once per configuration of a stage)."""
     content = {workload: {impl: round(ns, 3) for impl, ns in figures.items()}
                for workload, figures in results.ns_per_op.items()}
     content["_targets"] = [target.as_json() for target in targets]
@@ -34,6 +36,12 @@ def summary(results: Results, targets: Iterable = ()) -> dict:
         for workload, by_impl in results.tcp.items()}
     if tables.async_tree_workloads(results):
         content["_async_tree"] = async_tree_summary(results)
+    if results.variants:
+        content["_variants"] = {
+            workload: {impl_id: {variant: {**entry, "ns_per_op": round(entry["ns_per_op"], 3)}
+                                 for variant, entry in variants.items()}
+                       for impl_id, variants in by_impl.items()}
+            for workload, by_impl in results.variants.items()}
     return content
 
 

@@ -1,5 +1,5 @@
 """The rows of every table, as text cells, for the Markdown and the HTML alike:
-a workload's, tcp_echo's, fd_scaling's, async_tree's and the targets'."""
+a workload's and its variants', tcp_echo's, fd_scaling's, async_tree's and the targets'."""
 from __future__ import annotations
 
 from typing import Optional
@@ -13,6 +13,9 @@ WORKLOAD_NUMERIC = {1, 2}
 TCP_HEADER = ["implementation", "ns/request", "requests/s", "server CPU ns/request",
               "of which user space", "server CPU ratio", "compared with"]
 TCP_NUMERIC = {1, 2, 3, 4, 5}
+# A workload measured once per configuration of a stage (results.variants).
+VARIANT_HEADER = ["implementation", "configuration", "ns/op", "note"]
+VARIANT_NUMERIC = {2}
 TARGET_HEADER = ["target", "measured", "goal", "status"]
 TARGET_NUMERIC = {1}
 # async_tree: looplab's row is compared with asyncio on the newest CPython.
@@ -58,6 +61,16 @@ def workload_table(workload: str, results: Results) -> tuple[list[str], list[lis
     """(header, rows) of a workload's table, the note column only when needed."""
     header = workload_header(workload, results)
     return header, [list(row[:len(header)]) for row in table_rows(workload, results)]
+
+
+def variant_rows(workload: str, results: Results) -> list[list[str]]:
+    """(implementation, configuration, ns/op, note) for each variant of a workload."""
+    rows = []
+    for impl_id, variants in results.variants.get(workload, {}).items():
+        label = results.impls[impl_id].label if impl_id in results.impls else impl_id
+        for variant, entry in variants.items():
+            rows.append([label, variant, format_ns(entry["ns_per_op"]), entry.get("note", "")])
+    return rows
 
 
 def tcp_baseline(impl: Implementation, figures: dict[str, dict],

@@ -60,6 +60,30 @@ class Plan(unittest.TestCase):
         self.assertEqual(jobs[6].raw, Path("/raw/cpython_asyncio_epoll--reader_pingpong.json"))
         self.assertIn(ASYNCIO_EPOLL_ID, results.impls)
 
+    def test_native_programs_of_one_implementation_share_its_row(self):
+        with tempfile.TemporaryDirectory() as directory:
+            build = build_dir(directory, ["epoll_pingpong", "libuv_pingpong", "libuv_threadsafe"])
+            results = Results()
+            native = discover.native_implementations(build, results)
+            jobs = plan.plan_native_jobs(native, Path("/raw"), True, 1, results)
+        self.assertEqual([job.title for job in jobs], [
+            "native epoll_pingpong", "native libuv_pingpong", "native libuv_threadsafe"])
+        # One raw file per program, one implementation object per id.
+        self.assertEqual([job.raw.name for job in jobs],
+                         ["epoll_pingpong.json", "libuv_pingpong.json", "libuv_threadsafe.json"])
+        self.assertIs(jobs[1].impl, jobs[2].impl)
+        self.assertIs(results.impls["libuv"], jobs[1].impl)
+        self.assertEqual(results.warnings, [])
+
+    def test_a_missing_native_program_is_a_note(self):
+        with tempfile.TemporaryDirectory() as directory:
+            build = build_dir(directory, ["libuv_pingpong"])
+            results = Results()
+            native = discover.native_implementations(build, results)
+        self.assertEqual([binary.name for _, binary in native], ["libuv_pingpong"])
+        self.assertEqual(len(results.warnings), 2)
+        self.assertIn("libuv_threadsafe were not measured", results.warnings[1])
+
     def test_no_epoll_baseline_before_the_pollers(self):
         results = Results()
         jobs = plan.plan_jobs([(3, Path("bench_s03"))], [Workload("rp", "io", "", Path("rp.py"))],
@@ -184,6 +208,18 @@ class RecordBenchmarks(unittest.TestCase):
         outcome = Outcome({"reader_pingpong/epoll": {"real_time": 3900.0}}, {}, {}, {})
         record.record_benchmarks(job_for(native, "native epoll_pingpong"), outcome, self.results)
         self.assertEqual(self.results.ns_per_op["reader_pingpong"], {"epoll_floor": 3900.0})
+
+    def test_variants_of_a_measured_workload_are_not_folded_into_it(self):
+        # threadsafe_flood is the default configuration's row; its variants
+        # (other wake-up configurations) must not replace it by their median.
+        outcome = Outcome({"threadsafe_flood": {"real_time": 135.0},
+                           "threadsafe_flood/socketpair_every_post": {"real_time": 400.0},
+                           "threadsafe_flood/eventfd_every_post": {"real_time": 350.0},
+                           "call_later/64": {"real_time": 20.0},
+                           "call_later/1024": {"real_time": 40.0}}, {}, {}, {})
+        record.record_benchmarks(job_for(self.stage), outcome, self.results)
+        self.assertEqual(self.results.ns_per_op["threadsafe_flood"], {"looplab_s04": 135.0})
+        self.assertEqual(self.results.ns_per_op["call_later"], {"looplab_s04": 30.0})
 
 
 class RecordTcpEcho(unittest.TestCase):
