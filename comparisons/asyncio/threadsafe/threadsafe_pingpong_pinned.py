@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for gbench
+# Its own folder too: python3 -I (as the report runs twins) leaves it out.
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for threadsafe_pingpong
 import gbench  # noqa: E402
 from threadsafe_pingpong import run_batch as unpinned_batch  # noqa: E402
 
