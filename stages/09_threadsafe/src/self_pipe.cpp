@@ -48,6 +48,7 @@ SelfPipe::~SelfPipe() {
 
 // [write_to_self]
 void SelfPipe::write_to_self() noexcept {
+  // [write_to_self_body]
   writes_.fetch_add(1, std::memory_order_relaxed);
   if (kind_ == Kind::kEventFd) {
     std::uint64_t one = 1;
@@ -59,6 +60,7 @@ void SelfPipe::write_to_self() noexcept {
     }
   }
   // EAGAIN: the pipe is full of wake-ups already; the loop will read them.
+  // [write_to_self_body]
 }
 // [write_to_self]
 

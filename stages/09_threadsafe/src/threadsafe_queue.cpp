@@ -20,6 +20,7 @@ ThreadsafeQueue::WakeRule default_wake_rule() {
 
 // [threadsafe_post_body]
 Handle ThreadsafeQueue::post(Callback callback, const Context* context, SourceLocation where) {
+  // [post_body]
   Ref<HandleState> handle(new ThreadsafeHandleState(
       std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
   bool wake = false;
@@ -35,11 +36,13 @@ Handle ThreadsafeQueue::post(Callback callback, const Context* context, SourceLo
   // write it does not need costs a spare turn, never a lost callback.
   if (wake) pipe_.write_to_self();
   return Handle(std::move(handle));
+  // [post_body]
 }
 // [threadsafe_post_body]
 
 // [threadsafe_take_all]
 void ThreadsafeQueue::take_all(RingBuffer<Ref<HandleState>>& ready) {
+  // [take_all_body]
   {
     std::lock_guard lock(mutex_);
     posted_.swap(taking_);
@@ -47,6 +50,7 @@ void ThreadsafeQueue::take_all(RingBuffer<Ref<HandleState>>& ready) {
   }
   for (Ref<HandleState>& handle : taking_) ready.push_back(std::move(handle));
   taking_.clear();
+  // [take_all_body]
 }
 // [threadsafe_take_all]
 

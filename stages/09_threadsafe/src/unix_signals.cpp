@@ -31,6 +31,7 @@ static_assert(std::atomic<int>::is_always_lock_free);
 
 // [c_signal_handler]
 extern "C" void on_signal(int sig) {
+  // [on_signal_body]
   int saved_errno = errno;  // the interrupted code may be about to read it
   tripped[static_cast<std::size_t>(sig)].fetch_add(1, std::memory_order_relaxed);
   int fd = wakeup_fd.load(std::memory_order_relaxed);
@@ -39,6 +40,7 @@ extern "C" void on_signal(int sig) {
     [[maybe_unused]] ssize_t ignored = ::write(fd, &one, sizeof one);
   }
   errno = saved_errno;
+  // [on_signal_body]
 }
 // [c_signal_handler]
 
@@ -127,12 +129,14 @@ void EventLoop::remove_all_signal_handlers() noexcept {
 // empty the pipe, then queue a handler for each signal delivered since.
 void EventLoop::wake_up() {
   threadsafe_->drain();
+  // [wake_up_body]
   for (std::size_t sig = 0; sig < signal_handlers_.size(); ++sig) {
     Ref<HandleState>& handler = signal_handlers_[sig];
     if (!handler) continue;
     std::uint32_t deliveries = tripped[sig].exchange(0, std::memory_order_relaxed);
     for (std::uint32_t i = 0; i < deliveries; ++i) ready_.push_back(handler);
   }
+  // [wake_up_body]
 }
 // [wake_up]
 
