@@ -103,8 +103,10 @@ OP_SPECS: Dict[str, OpSpec] = {
     # Stage 08: task groups, in task bodies only.
     "group": OpSpec(1, True, 8),  # group ID         async with asyncio.TaskGroup() as group: body
     "group_task": OpSpec(1, True, 8),  # group_task T  in a group's body: group.create_task(T's body)
+    # Stage 09: another thread posts a callback, and is joined before the next op.
+    "post": OpSpec(1, True, 9),  # post ID          call_soon_threadsafe, from a thread
 }
-SCHEDULING = ("soon", "later", "at")
+SCHEDULING = ("soon", "later", "at", "post")
 # The ops of stages 05 to 07: their programs get another sentinel (latest_deadline())
 # and no scenario twins.
 FUTURE_KINDS = frozenset(kind for kind, spec in OP_SPECS.items() if spec.since >= 5)
@@ -229,7 +231,8 @@ class Generator:
                "future": 2, "resolve": 12, "fail": 5, "cancel_future": 6, "done_cb": 12,
                "remove_cb": 4, "task": 16, "cancel_task": 10, "cancelling": 3, "uncancel": 4,
                "current": 2, "set_task_result": 2,
-               "task_factory": 3}  # stage 07 on
+               "task_factory": 3,  # stage 07 on
+               "post": 15}  # stage 09 on
 
     def __init__(self, stage: int, seed: int, index: int):
         self.rng = random.Random(f"looplab-difftest:{seed}:{index}")
@@ -436,7 +439,8 @@ class Generator:
     def scheduled(self, kind: str, body_maker: Optional[Callable[[int], List[Op]]] = None) -> Op:
         """A soon/later/at op with a fresh id; its body comes from body_maker(id)."""
         id_ = self.new_id()
-        args = {"soon": (id_,), "later": (id_, self.delay()), "at": (id_, self.time_value())}[kind]
+        args = {"soon": (id_,), "later": (id_, self.delay()), "at": (id_, self.time_value()),
+                "post": (id_,)}[kind]
         return Op(kind, args, body_maker(id_) if body_maker else ())
 
     def cancel_target(self, owner: Optional[int]) -> int:
@@ -732,6 +736,8 @@ def value_edits(ops: Program) -> List[Edits]:
                 if abs(smaller) < abs(value):
                     reductions.append({path: (Op(op.kind, op.args[:-1] + (smaller,), op.body),)})
             continue
+        if op.kind == "post":  # posted from a thread: perhaps call_soon() does the same
+            reductions.append({path: (Op("soon", (op.id,), op.body),)})
         if op.kind not in ("later", "at"):
             continue
         value = op.args[1]
@@ -841,7 +847,7 @@ def _latest(ops: Sequence[Op], now: int, reader_at: int) -> int:
     latest = now
     for op in ops:
         if op.kind in SCHEDULING or (op.kind == "reader" and reader_at >= 0):
-            runs_at = {"soon": now, "later": now + max(op.args[-1], 0),
+            runs_at = {"soon": now, "post": now, "later": now + max(op.args[-1], 0),
                        "at": max(now, op.args[-1]), "reader": max(now, reader_at)}[op.kind]
             latest = max(latest, runs_at, _latest(op.body, runs_at, reader_at))
     return latest

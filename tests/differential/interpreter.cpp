@@ -41,6 +41,9 @@
 #if LOOPLAB_STAGE >= 8
 #include "looplab/task_group.hpp"
 #endif
+#if LOOPLAB_STAGE >= 9
+#include <thread>
+#endif
 
 #if LOOPLAB_STAGE >= 3
 #include <fcntl.h>
@@ -122,6 +125,8 @@ constexpr OpSpec kOps[] = {
     // Stage 08: task groups; both go in a task's body only.
     {"group", 1, true, 8},       // group ID (its body: more of the task's body, in the group)
     {"group_task", 1, true, 8},  // group_task T (in a group's body: the group makes task T)
+    // Stage 09: another thread posts a callback (and is joined at once).
+    {"post", 1, true, 9},  // post ID
 };
 
 // In a task's body, or a timeout region's, only.
@@ -206,7 +211,9 @@ std::vector<Op> parse(const std::vector<std::string>& lines) {
   return top;
 }
 
-bool schedules(const Op& op) { return op.kind == "soon" || op.kind == "later" || op.kind == "at"; }
+bool schedules(const Op& op) {
+  return op.kind == "soon" || op.kind == "later" || op.kind == "at" || op.kind == "post";
+}
 
 // The latest time any timer of the program can be due: the sentinel goes after it.
 // A reader runs when its pair has data: it counts as running at `reader_at`
@@ -413,6 +420,9 @@ class Run {
 #if LOOPLAB_STAGE >= 3
     execute_io(op);
 #endif
+#if LOOPLAB_STAGE >= 9
+    if (op.kind == "post") post_from_a_thread(op);
+#endif
 #if LOOPLAB_STAGE >= 5
     execute_future_op(op);
 #endif
@@ -422,6 +432,27 @@ class Run {
     line("run " + std::to_string(op.id) + " t=" + now());
     execute(op.body, op.id);
   }
+
+#if LOOPLAB_STAGE >= 9
+  // post ID: a thread of its own calls call_soon_threadsafe() and is joined
+  // before the next op, so where the callback lands in the ready queue is
+  // decided, and asyncio's order can be compared.
+  // What the thread throws is thrown here.
+  void post_from_a_thread(const Op& op) {
+    looplab::Handle handle;
+    std::exception_ptr error;
+    std::thread poster([&] {
+      try {
+        handle = loop_.call_soon_threadsafe([this, &op] { callback(op); });
+      } catch (...) {
+        error = std::current_exception();
+      }
+    });
+    poster.join();
+    if (error) std::rethrow_exception(error);
+    handles_[op.id] = std::move(handle);
+  }
+#endif
 
 #if LOOPLAB_STAGE >= 3
   // pair P makes socketpair P (a second `pair P` does nothing); reader,
