@@ -106,6 +106,32 @@ class BenchmarkFragmentTest(unittest.TestCase):
         text = self.fragment(FIXTURE, number=2)
         self.assertIn("has no figures for stage 02 (it was built before this stage existed)", text)
 
+    def test_a_workload_measured_per_configuration_gets_a_table_of_its_variants(self):
+        report = self.tmp / "report"
+        report.mkdir()
+        figures = {"looplab_s09": 100.0, "cpython_asyncio": 2000.0, "libuv": 150.0}
+        note = "socketpair/every_post: 1000 self-pipe writes per 1,000 posts"
+        (report / "summary.json").write_text(json.dumps({
+            "threadsafe_flood": figures,
+            "_variants": {"threadsafe_flood": {"looplab_s09": {
+                "eventfd/once_per_drain": {"ns_per_op": 100.0, "note": "eventfd/once_per_drain: 3 writes"},
+                "socketpair/every_post": {"ns_per_op": 400.0, "note": note}}}}}))
+        (report / "implementations.json").write_text(json.dumps({
+            "looplab_s09": {"label": "looplab stage 09", "kind": "looplab",
+                            "notes": {"threadsafe_flood": "eventfd/once_per_drain: 3 writes"}},
+            "cpython_asyncio": {"label": "CPython 3.13.0 asyncio", "kind": "asyncio"},
+            "libuv": {"label": "libuv 1.44.2 (C)", "kind": "native"}}))
+        text = self.fragment(report, number=9)
+        self.assertIn("| `threadsafe_flood` | 100 | 2,000 | 20.0× faster |", text)
+        self.assertIn("**threadsafe_flood, per configuration.**", text)
+        self.assertIn("| configuration | stage 09 | vs CPython asyncio | vs libuv 1.44.2 (C) | "
+                      "what the benchmark says |", text)
+        self.assertIn("| `eventfd/once_per_drain` (the default) | 100 | 20.0× faster | 1.5× faster | 3 writes |",
+                      text)
+        self.assertIn("| `socketpair/every_post` | 400 | 5.0× faster | 2.7× slower | "
+                      "1000 self-pipe writes per 1,000 posts |", text)
+        self.assertNotIn("threadsafe_pingpong, per configuration", text, "no variants measured")
+
     def test_generate_writes_every_chapter(self):
         edition = Edition("reader", self.tmp / "out")
         fragments = benchmarks.generate_benchmarks(FIXTURE, edition, reference_dir=self.tmp / "nothing")

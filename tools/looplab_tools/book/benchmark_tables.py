@@ -1,6 +1,7 @@
 """The tables of @BENCHMARKS(NN)@, from the report's figures: the chapter's
-workloads next to CPython asyncio and uvloop, and what the report measures
-besides (the selector backends, fd_scaling, the TCP echo servers, the targets)."""
+workloads next to CPython asyncio and uvloop, the configurations a stage
+measured a workload in, and what the report measures besides (the selector
+backends, fd_scaling, the TCP echo servers, the targets)."""
 import re
 
 from looplab_report.formatting import format_ns, ratio_text
@@ -53,6 +54,44 @@ def benchmark_table(stage, workloads, data):
     if notes:
         out += ["", "What the benchmark says about itself (it does less than asyncio here):", "", *notes]
     return "\n".join(out + charts)
+
+
+def variants_table(stage, workloads, data):
+    """The chapter's workloads that the stage also measured once per
+    configuration ("workload/<configuration>", summary.json's "_variants"):
+    a table per workload, one row per configuration, each against the same
+    workload on CPython asyncio and in plain C. The configuration the stage's
+    own row ran is the one its label names first ("eventfd/once_per_drain: ...")."""
+    ours = f"looplab_s{stage.num}"
+    by_workload = data.summary.get("_variants") or {}
+    parts = []
+    for name, _ in workloads:
+        variants = (by_workload.get(name) or {}).get(ours)
+        if not variants:
+            continue
+        figures = data.summary.get(name, {})
+        default_note = data.impls.get(ours, {}).get("notes", {}).get(name, "")
+        natives = [i for i, d in data.impls.items() if d.get("kind") == "native" and i in figures]
+        others = [i for i in ("cpython_asyncio", *natives) if i in figures]
+        columns = ([f"stage {stage.num}"]
+                   + [f"vs {'CPython asyncio' if i == 'cpython_asyncio' else data.label(i)}" for i in others])
+        lines = ["| configuration | " + " | ".join(columns) + " | what the benchmark says |",
+                 "|---|" + "---:|" * len(columns) + "---|"]
+        for variant, entry in variants.items():
+            ns = entry["ns_per_op"]
+            note = (entry.get("note") or "").removeprefix(f"{variant}: ")
+            default = " (the default)" if default_note.startswith(f"{variant}:") else ""
+            cells = [format_ns(ns)] + [ratio_text(figures[i] / ns) for i in others] + [md_cell(note)]
+            lines.append(f"| `{variant}`{default} | " + " | ".join(cells) + " |")
+        parts.append("\n".join([
+            f"**{name}, per configuration.** Stage {stage.num} also ran `{name}` once per "
+            f"configuration (`{name}/<configuration>`), in ns per operation, each set against the "
+            "same workload on CPython asyncio and in plain C where there is a C version "
+            "(`comparisons/native/`), from the same run:",
+            "",
+            *lines,
+        ]))
+    return "\n\n".join(parts)
 
 
 def backend_table(stage, data):

@@ -3,7 +3,7 @@ the benchmark report, or, without a report, the workloads and how to measure the
 import re
 import shutil
 
-from looplab_tools.book.benchmark_tables import EXTRA_FRAGMENTS, benchmark_table
+from looplab_tools.book.benchmark_tables import EXTRA_FRAGMENTS, benchmark_table, variants_table
 from looplab_tools.book.config import REFERENCE_REPORT, ROOT, rel
 from looplab_tools.book.describe import benchmark_comment, first_docstring_line, md_cell
 from looplab_tools.book.report_data import read_report_or_reference
@@ -111,6 +111,9 @@ def chapter_benchmarks(stage, report_dir, data):
     tabled = [w for w in workloads if ours in data.summary.get(w[0], {})]
     if tabled:
         parts.append(benchmark_table(stage, tabled, data))
+        variants = variants_table(stage, tabled, data)
+        if variants:
+            parts.append(variants)
     for extra in extras:
         part = EXTRA_FRAGMENTS[extra](stage, data)
         if part:
