@@ -100,9 +100,7 @@ Handle EventLoop::call_soon_threadsafe_callback(Callback callback, const Context
   if (running_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id()) {
     return call_soon_callback(std::move(callback), context, where);
   }
-  // [call_soon_threadsafe_body]
   return threadsafe_->post(std::move(callback), context, where);  // RuntimeError once closed
-  // [call_soon_threadsafe_body]
 }
 
 // Right after the selector returns: what other threads posted joins the

@@ -1,5 +1,6 @@
 #include "looplab/threadsafe_queue.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -56,10 +57,10 @@ void ThreadsafeQueue::take_all(RingBuffer<Ref<HandleState>>& ready) {
 
 // [threadsafe_drain]
 void ThreadsafeQueue::drain() {
-  // Read first, then clear the flag: cleared first, a post in between would
-  // not write, and its wake-up would be read away here, unnoticed. (The
-  // loop still finds that callback: it checks maybe_nonempty() before it
-  // sleeps. The order keeps the pipe honest all the same.)
+  // Read first, then clear the flag. Cleared first, a post in between
+  // would write and set the flag again, and the read would then take that
+  // byte away: the flag would stay set over an empty pipe, no later post
+  // would write, and the loop could sleep with work queued.
   pipe_.read_from_self();
   std::lock_guard lock(mutex_);
   wake_pending_ = false;
