@@ -146,13 +146,18 @@ Future<T> wrap_future(concurrent::Future<T> source, EventLoop& loop) {
   });
   source.add_done_callback(
       [queue = loop.share_threadsafe_queue(), loop = &loop, id](const concurrent::Future<T>& done) {
-        if (queue->is_closed()) return;  // the loop closed (or is gone): nobody to tell
-        queue->post(
-            [loop, id, done] {
-              Ref<FutureBase> kept = loop->take_kept(id);
-              if (kept) detail::copy_future_state(done, static_cast<FutureState<T>&>(*kept));
-            },
-            nullptr, SourceLocation::current());
+        // asyncio returns if the loop is closed, then posts; here the loop
+        // may close between the two, so post()'s refusal is the same answer.
+        try {
+          queue->post(
+              [loop, id, done] {
+                Ref<FutureBase> kept = loop->take_kept(id);
+                if (kept) detail::copy_future_state(done, static_cast<FutureState<T>&>(*kept));
+              },
+              nullptr, SourceLocation::current());
+        } catch (const RuntimeError&) {
+          // the loop closed (or is gone): nobody to tell
+        }
       });
   return destination;
 }

@@ -45,12 +45,6 @@ class ThreadsafeQueue {
   /// once close() has run.
   Handle post(Callback callback, const Context* context, SourceLocation where);
   // [threadsafe_post]
-  /// Any thread: true once the loop has closed (or is gone).
-  bool is_closed() const {
-    std::lock_guard lock(mutex_);
-    return closed_;
-  }
-
   /// The loop's thread: true if something may have been posted. A hint,
   /// read without the lock: a post that races with it is found next time.
   bool maybe_nonempty() const noexcept { return nonempty_.load(std::memory_order_acquire); }
