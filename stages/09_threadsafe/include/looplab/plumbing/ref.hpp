@@ -36,7 +36,9 @@ class RefCounted {
   }
   /// Returns true when this was the last reference (the caller deletes).
   bool drop_ref() noexcept {
-    if (shared_) [[unlikely]] return drop_shared_ref();
+    if (shared_) [[unlikely]] {
+      return drop_shared_ref();
+    }
     check_invariant(refs_ > 0, "a reference was dropped more often than taken");
     return --refs_ == 0;
   }
