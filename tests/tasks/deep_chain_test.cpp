@@ -18,11 +18,11 @@ using namespace std::chrono_literals;
 using testing::DestructionCounter;
 using testing::TestLoop;
 
-Coro<int> add_one(int x) { co_return x + 1; }
+Coro<int> increment(int x) { co_return x + 1; }
 
 Coro<int> count_sequentially(int n) {
   int total = 0;
-  for (int i = 0; i < n; ++i) total = co_await add_one(total);
+  for (int i = 0; i < n; ++i) total = co_await increment(total);
   co_return total;
 }
 
