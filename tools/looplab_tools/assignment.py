@@ -310,8 +310,11 @@ def prepare_tree(trusted, submission, work, config, hidden=None):
 def test_labels(build):
     listing = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, capture_output=True,
                              text=True, check=True)
+    # Every test, in ctest's order (its numbers, which grade() selects by),
+    # those without labels too.
     labels = {}
     for test in json.loads(listing.stdout)["tests"]:
+        labels[test["name"]] = set()
         for prop in test.get("properties", []):
             if prop["name"] == "LABELS":
                 labels[test["name"]] = set(prop["value"])
@@ -369,13 +372,14 @@ def grade(trusted, submission, work, json_path=None, quiet=False, hidden=None, o
     if built:
         junit = build / "junit.xml"
         listed = test_labels(build)
-        selection = []
+        selection = ["-LE", "cpython|tools"]
         if only is not None:
             # ctest numbers its tests in the order it lists them, from 1; "0,0,0," runs
-            # only the numbers that follow (a blank range would run them all).
+            # only the numbers that follow (a blank range would run them all). Not
+            # with -LE, which makes ctest 3.25 skip some of the numbers given.
             numbers = [str(n) for n, name in enumerate(listed, start=1) if name in only]
             selection = ["-I", "0,0,0," + ",".join(numbers)] if numbers else ["-R", "^$"]
-        run(["ctest", "-LE", "cpython|tools", "--timeout", str(TEST_TIMEOUT_SECONDS), "--output-junit", str(junit),
+        run(["ctest", "--timeout", str(TEST_TIMEOUT_SECONDS), "--output-junit", str(junit),
              "--parallel", str(len(os.sched_getaffinity(0)))] + selection,
             build, io.StringIO())
         outcomes = read_junit(junit)
