@@ -383,13 +383,15 @@ def grade(trusted, submission, work, json_path=None, quiet=False, hidden=None, o
              "--parallel", str(len(os.sched_getaffinity(0)))] + selection,
             build, io.StringIO())
         outcomes = read_junit(junit)
-        not_run = ("passed", "") if only is not None else ("failed", "did not run")
         for name, labels in sorted(listed.items()):
             group = group_of(labels, stage_number)
-            if group is not None:
-                status, output = outcomes.get(name, ("failed", "did not run") if only is None or name in only
-                                              else not_run)
-                groups[group].append((name, status, output))
+            if group is None:
+                continue
+            if only is not None and name not in only:
+                status, output = "passed", ""  # left out on purpose, see `only`
+            else:
+                status, output = outcomes.get(name, ("failed", "did not run"))
+            groups[group].append((name, status, output))
     score, summary, tests = score_groups(groups)
     skipped = [skip_reason(output) for _, _, status, output in tests if status == "skipped"]
     report = format_report(config, built, summary, score, log.getvalue(), skipped)
@@ -633,13 +635,15 @@ def check(key):
 
     # Then the reference, on the same tree (only the stubbed files rebuild).
     # Its files are the repository's, which test-dev runs every test against
-    # (lab and hidden tests included): here it runs the tests the starter
-    # failed, which its regions, put back, must turn into full marks.
-    failed = {test["name"].split(": ", 1)[1] for test in results["tests"] if test["score"] < test["max_score"]}
+    # (lab tests included, hidden tests not): here it runs the hidden tests
+    # and the tests the starter failed, which its regions, put back, must
+    # turn into full marks.
+    rerun = {test["name"].split(": ", 1)[1] for test in results["tests"]
+             if test["score"] < test["max_score"] or test["name"].startswith("hidden: ")}
     score, groups = grade(starter, reference_submission(stage, starter, work), work, quiet=True, hidden=hidden_dir,
-                          only=failed)
+                          only=rerun)
     print(f"assignment {stage.num}: reference scores {score:.1f}/100 {scores_line(groups)} "
-          f"(ran the {len(failed)} tests the starter failed)")
+          f"(ran the hidden tests and those the starter failed: {len(rerun)})")
     problems += reference_problems(stage, score, groups, hidden_dir)
     for problem in problems:
         print(f"assignment {stage.num}: FAIL: {problem}")
