@@ -1,0 +1,151 @@
+// loop.getaddrinfo(): ::getaddrinfo() on the default executor, a numeric
+// host answered at once without a thread (asyncio's _ipaddr_info), errors
+// as GaiError (socket.gaierror), and sock_connect() to a host by name.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "executor/executor_support.hpp"
+#include "looplab/task.hpp"
+#include "support/test_loop.hpp"
+
+namespace looplab {
+namespace {
+
+using concurrent::ThreadPoolExecutor;
+using GetaddrinfoTest = testing::Watched;
+
+std::string ipv4_of(const AddrInfo& info) {
+  const auto* address = reinterpret_cast<const sockaddr_in*>(&info.address);
+  char text[INET_ADDRSTRLEN] = {};
+  inet_ntop(AF_INET, &address->sin_addr, text, sizeof text);
+  return std::string(text) + ":" + std::to_string(ntohs(address->sin_port));
+}
+
+std::string ipv6_of(const AddrInfo& info) {
+  const auto* address = reinterpret_cast<const sockaddr_in6*>(&info.address);
+  char text[INET6_ADDRSTRLEN] = {};
+  inet_ntop(AF_INET6, &address->sin6_addr, text, sizeof text);
+  return "[" + std::string(text) + "]:" + std::to_string(ntohs(address->sin6_port));
+}
+
+TEST_F(GetaddrinfoTest, ANumericHostIsAnsweredWithoutAThread) {
+  EventLoop loop;
+  auto pool = std::make_shared<ThreadPoolExecutor>(1);
+  loop.set_default_executor(pool);
+
+  Future<std::vector<AddrInfo>> v4 = loop.getaddrinfo("127.0.0.1", "8080", AF_INET, SOCK_STREAM);
+  std::vector<AddrInfo> infos = loop.run_until_complete(v4);
+  ASSERT_EQ(infos.size(), 1U);
+  EXPECT_EQ(infos[0].family, AF_INET);
+  EXPECT_EQ(infos[0].type, SOCK_STREAM);
+  EXPECT_EQ(infos[0].protocol, IPPROTO_TCP);
+  EXPECT_EQ(infos[0].canonname, "");
+  EXPECT_EQ(infos[0].address_length, sizeof(sockaddr_in));
+  EXPECT_EQ(ipv4_of(infos[0]), "127.0.0.1:8080");
+
+  // AF_UNSPEC: the family is the one inet_pton accepts.
+  Future<std::vector<AddrInfo>> v6 = loop.getaddrinfo("::1", "443", AF_UNSPEC, SOCK_DGRAM);
+  infos = loop.run_until_complete(v6);
+  ASSERT_EQ(infos.size(), 1U);
+  EXPECT_EQ(infos[0].family, AF_INET6);
+  EXPECT_EQ(infos[0].protocol, IPPROTO_UDP);
+  EXPECT_EQ(infos[0].address_length, sizeof(sockaddr_in6));
+  EXPECT_EQ(ipv6_of(infos[0]), "[::1]:443");
+
+  EXPECT_EQ(pool->thread_count(), 0U);
+}
+
+TEST_F(GetaddrinfoTest, ANameIsResolvedOnTheDefaultExecutor) {
+  EventLoop loop;
+  auto pool = std::make_shared<ThreadPoolExecutor>(1);
+  loop.set_default_executor(pool);
+  Future<std::vector<AddrInfo>> resolved =
+      loop.getaddrinfo("localhost", "80", AF_INET, SOCK_STREAM);
+  std::vector<AddrInfo> infos = loop.run_until_complete(resolved);
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(infos[0].family, AF_INET);
+  EXPECT_EQ(infos[0].type, SOCK_STREAM);
+  EXPECT_EQ(ipv4_of(infos[0]), "127.0.0.1:80");
+  EXPECT_EQ(pool->thread_count(), 1U);
+}
+
+/// The GaiError a resolution ends with, as "code | what" ("" if it succeeds).
+std::string gai_error_of(EventLoop& loop, Future<std::vector<AddrInfo>> resolution) {
+  try {
+    loop.run_until_complete(resolution);
+  } catch (const GaiError& error) {
+    return std::to_string(error.code().value()) + " | " + error.what();
+  }
+  return "";
+}
+
+TEST_F(GetaddrinfoTest, AFailureIsAGaiErrorWithTheEaiCodeAndItsText) {
+  static_assert(std::is_base_of_v<OSError, GaiError>, "socket.gaierror is an OSError");
+  EventLoop loop;
+  // AI_NUMERICHOST: a name that is no address fails without asking DNS.
+  std::string error = gai_error_of(
+      loop, loop.getaddrinfo("not an address", "80", AF_INET, SOCK_STREAM, 0, AI_NUMERICHOST));
+  EXPECT_EQ(error.rfind(std::to_string(EAI_NONAME) + " | ", 0), 0U) << error;
+  EXPECT_NE(error.find(gai_strerror(EAI_NONAME)), std::string::npos) << error;
+
+  error = gai_error_of(loop, loop.getaddrinfo("localhost", "80", 12345, SOCK_STREAM));
+  EXPECT_EQ(error.rfind(std::to_string(EAI_FAMILY) + " | ", 0), 0U) << error;
+}
+
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+Coro<int> connect_by_name(EventLoop* loop, int client, int listener, std::uint16_t port) {
+  Coro<void> connecting = loop->sock_connect(client, "localhost", port);
+  co_await std::move(connecting);
+  Future<int> accepted = loop->sock_accept(listener);
+  co_return co_await accepted;
+}
+
+std::uint16_t port_of(int fd, bool peer) {
+  sockaddr_in address{};
+  socklen_t length = sizeof address;
+  int rc = peer ? getpeername(fd, reinterpret_cast<sockaddr*>(&address), &length)
+                : getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  return rc == 0 ? ntohs(address.sin_port) : 0;
+}
+
+TEST_F(GetaddrinfoTest, SockConnectResolvesTheHostThenConnects) {
+  Descriptor listener{::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)};
+  ASSERT_GE(listener.fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener.fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener.fd, 4), 0);
+  const std::uint16_t port = port_of(listener.fd, false);
+  Descriptor client{::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)};
+  ASSERT_GE(client.fd, 0);
+
+  EventLoop loop;
+  auto pool = std::make_shared<ThreadPoolExecutor>(1);
+  loop.set_default_executor(pool);
+  Descriptor server{loop.run_until_complete(connect_by_name(&loop, client.fd, listener.fd, port))};
+  ASSERT_GE(server.fd, 0);
+  EXPECT_EQ(port_of(server.fd, true), port_of(client.fd, false));  // the two ends of one connection
+  EXPECT_EQ(port_of(client.fd, true), port);
+  EXPECT_EQ(pool->thread_count(), 1U);  // "localhost" went through the executor
+}
+
+}  // namespace
+}  // namespace looplab
