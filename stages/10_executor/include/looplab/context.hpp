@@ -1,0 +1,171 @@
+// context.hpp: Context and ContextVar, the C++ side of Python's contextvars.
+//
+// asyncio captures the caller's context when a callback is scheduled and runs
+// the callback inside it. That is how a request id set before call_soon() is
+// still visible when the callback runs, even if the caller changed it since,
+// and how a change made inside a callback stays inside it.
+//
+// A Context is a snapshot: an immutable map from variables to values, shared
+// by pointer. Capturing one is copying a pointer, and setting a variable makes
+// a new map, never changes a shared one. CPython uses a persistent hash trie
+// (a HAMT) so that set() is O(log n); a sorted vector is enough for the handful
+// of variables a program has, and is simpler to read.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "looplab/exceptions.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
+
+namespace looplab {
+
+namespace detail {
+struct ContextEntry {
+  std::uint64_t var_id;
+  std::shared_ptr<const void> value;
+};
+using VarMap = std::vector<ContextEntry>;  // sorted by var_id; never changed once shared
+}  // namespace detail
+
+template <typename T>
+class ContextVar;
+
+class Context {
+ public:
+  /// An empty context: every variable has its default value.
+  Context() = default;
+  // Copying or moving takes the snapshot, never the "entered" state (Python's ctx.copy()).
+  Context(const Context& other) : vars_(other.vars_) {}
+  Context(Context&& other) noexcept : vars_(std::move(other.vars_)) {}
+  Context& operator=(const Context& other) {
+    if (this != &other) vars_ = other.vars_;
+    return *this;
+  }
+  Context& operator=(Context&& other) noexcept {
+    vars_ = std::move(other.vars_);
+    return *this;
+  }
+  ~Context() = default;
+
+  /// contextvars.copy_context(): a copy of the context this thread runs in.
+  static Context copy_current() { return Context(current()); }
+
+  /// The context this thread runs in now: the one being run(), or the thread's own.
+  static Context& current() { return current_ != nullptr ? *current_ : thread_context(); }
+
+  /// Context.run(): makes this the current context while `fn` runs. Variables
+  /// set inside `fn` change this Context, and nothing outside it.
+  template <typename F>
+  decltype(auto) run(F&& fn) {
+    if (entered_) throw RuntimeError("cannot enter context: it is already entered");
+    ScopeExit leave([this, previous = std::exchange(current_, this)] {
+      entered_ = false;
+      current_ = previous;
+    });
+    entered_ = true;
+    return std::invoke(std::forward<F>(fn));
+  }
+
+  /// How many variables have a value in this context.
+  std::size_t size() const noexcept { return vars_ ? vars_->size() : 0; }
+
+ private:
+  template <typename T>
+  friend class ContextVar;
+
+  static Context& thread_context();
+  const std::shared_ptr<const void>* find(std::uint64_t var_id) const;
+  void assign(std::uint64_t var_id, std::shared_ptr<const void> value);  // null value = remove
+
+  std::shared_ptr<const detail::VarMap> vars_;
+  bool entered_ = false;
+  static inline thread_local Context* current_ = nullptr;
+};
+
+/// What ContextVar::set() returns, for ContextVar::reset() (Python's Token).
+template <typename T>
+class Token {
+ public:
+  /// The value the variable had before set(); nullopt is Python's Token.MISSING.
+  const std::optional<T>& old_value() const noexcept { return old_value_; }
+
+ private:
+  friend class ContextVar<T>;
+  Token(const ContextVar<T>* var, const Context* context, std::optional<T> old_value)
+      : var_(var), context_(context), old_value_(std::move(old_value)) {}
+
+  const ContextVar<T>* var_;
+  const Context* context_;
+  std::optional<T> old_value_;
+  bool used_ = false;
+};
+
+/// A variable whose value depends on the current Context (Python's ContextVar).
+/// Like Python's, ContextVars are meant to be long-lived: globals or statics.
+template <typename T>
+class ContextVar {
+ public:
+  explicit ContextVar(std::string name) : name_(std::move(name)) {}
+  ContextVar(std::string name, T default_value)
+      : name_(std::move(name)), default_(std::move(default_value)) {}
+  ContextVar(const ContextVar&) = delete;
+  ContextVar& operator=(const ContextVar&) = delete;
+
+  const std::string& name() const noexcept { return name_; }
+
+  /// The value in the current context, else the default, else LookupError.
+  T get() const {
+    if (const T* value = find()) return *value;
+    if (default_) return *default_;
+    throw LookupError("ContextVar '" + name_ + "' has no value");
+  }
+
+  /// The value in the current context, else `fallback`.
+  T get(T fallback) const {
+    const T* value = find();
+    return value != nullptr ? *value : std::move(fallback);
+  }
+
+  /// Sets the value in the current context; the token can undo it.
+  Token<T> set(T value) {
+    Context& context = Context::current();
+    const T* old = find();
+    Token<T> token(this, &context, old != nullptr ? std::optional<T>(*old) : std::nullopt);
+    context.assign(id_, std::make_shared<const T>(std::move(value)));
+    return token;
+  }
+
+  /// Restores the value the variable had before `token`'s set().
+  void reset(Token<T>& token) {
+    if (token.used_) throw RuntimeError("Token has already been used once");
+    if (token.var_ != this) throw ValueError("Token was created by a different ContextVar");
+    Context& context = Context::current();
+    if (token.context_ != &context) throw ValueError("Token was created in a different Context");
+    token.used_ = true;
+    context.assign(id_, token.old_value_ ? std::make_shared<const T>(*token.old_value_) : nullptr);
+  }
+
+ private:
+  const T* find() const {
+    const std::shared_ptr<const void>* value = Context::current().find(id_);
+    return value != nullptr ? static_cast<const T*>(value->get()) : nullptr;
+  }
+
+  static std::uint64_t next_id() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+  }
+
+  std::string name_;
+  std::optional<T> default_;
+  std::uint64_t id_ = next_id();  // the key in every Context's map
+};
+
+}  // namespace looplab

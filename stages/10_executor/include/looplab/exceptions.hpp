@@ -1,0 +1,109 @@
+// exceptions.hpp: the errors the loop raises, named as asyncio names them.
+//
+// Python's exception types become C++ classes of the same name, so a test or
+// a reader can match "RuntimeError: Event loop is closed" in both languages.
+#pragma once
+
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace looplab {
+
+/// Python's RuntimeError: the loop is in the wrong state for the call.
+class RuntimeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Python's TypeError: the argument has the wrong kind (an empty callback).
+class TypeError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Python's ValueError: the argument has the right kind but a bad value.
+class ValueError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Python's OSError: a system call failed; code() is the errno.
+class OSError : public std::system_error {
+ public:
+  OSError(int error_number, const std::string& what)
+      : std::system_error(error_number, std::generic_category(), what) {}
+};
+
+/// Python's LookupError: ContextVar::get() on a variable with no value.
+class LookupError : public std::out_of_range {
+ public:
+  using std::out_of_range::out_of_range;
+};
+
+// asyncio reports every exception that escapes a callback to the exception
+// handler and keeps running, except these two, which end run_forever(): a
+// program that calls exit() or receives Ctrl-C must stop, not log and go on.
+// looplab does the same with these two types and nothing else.
+
+/// What escapes the loop instead of being reported: the two BaseExceptions
+/// that asyncio lets through (`except (SystemExit, KeyboardInterrupt): raise`).
+/// Each place that lets them pass catches this base, once.
+class LoopExit : public std::exception {};
+
+/// Python's SystemExit: escapes the loop instead of being reported.
+class SystemExit : public LoopExit {
+ public:
+  explicit SystemExit(int code = 0) : code_(code) {}
+  int code() const noexcept { return code_; }
+  const char* what() const noexcept override { return "SystemExit"; }
+
+ private:
+  int code_;
+};
+
+/// Python's KeyboardInterrupt: escapes the loop instead of being reported.
+class KeyboardInterrupt : public LoopExit {
+ public:
+  const char* what() const noexcept override { return "KeyboardInterrupt"; }
+};
+
+// [future_errors]
+/// asyncio.CancelledError: what waiting on a cancelled Future raises. Like
+/// Python's (a BaseException since 3.8), it is not one of the "ordinary"
+/// errors above: catch it by name, and only to clean up or to decide that
+/// the cancellation is refused. what() is the message given to cancel(msg),
+/// empty when there was none (Python's str(CancelledError())).
+class CancelledError : public std::exception {
+ public:
+  explicit CancelledError(std::string message = {}) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  std::string message_;
+};
+
+/// asyncio.InvalidStateError: a Future asked for what it does not have yet
+/// (result() while pending) or told twice how it ended.
+class InvalidStateError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Python's TimeoutError (asyncio.TimeoutError since 3.11): a timeout()
+/// scope or wait_for() ran out of time.
+class TimeoutError : public std::runtime_error {
+ public:
+  TimeoutError() : std::runtime_error("TimeoutError") {}
+};
+// [future_errors]
+
+/// "TypeName: message", the way Python prints an exception; used in reports.
+std::string describe_exception(const std::exception_ptr& error);
+
+/// Whether `error` holds a CancelledError (Python: isinstance(exc, CancelledError)).
+bool is_cancelled_error(const std::exception_ptr& error) noexcept;
+
+}  // namespace looplab

@@ -1,0 +1,271 @@
+// gather.hpp: gather() and shield(), asyncio's ways of waiting for futures
+// together, and of waiting for one without passing a cancellation on.
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "looplab/event_loop.hpp"
+#include "looplab/future.hpp"
+#include "looplab/task.hpp"
+
+namespace looplab {
+
+/// One child's outcome in gather_return_exceptions(): a value, or the
+/// exception it ended with (a CancelledError for a cancelled child).
+template <typename T>
+struct Outcome {
+  std::optional<T> value;
+  std::exception_ptr exception;
+};
+
+namespace detail {
+
+template <typename T, bool kReturnExceptions>
+using GatherResult = std::vector<std::conditional_t<kReturnExceptions, Outcome<T>, T>>;
+
+template <typename T>
+std::exception_ptr cancelled_error_of(const Future<T>& future) {
+  try {
+    future.result();
+  } catch (const CancelledError&) {
+    return std::current_exception();
+  } catch (...) {
+  }
+  return std::make_exception_ptr(CancelledError());
+}
+
+// [gathering_future]
+/// gather()'s outer future, which also keeps the children and counts the
+/// finished ones: one block per gather(), and each child's done callback
+/// points to it. Cancelling it cancels every child that is not done; it then
+/// ends with CancelledError once they all have.
+template <typename T, bool kReturnExceptions>
+class GatheringState final : public FutureState<GatherResult<T, kReturnExceptions>> {
+ public:
+  using Result = GatherResult<T, kReturnExceptions>;
+
+  GatheringState(EventLoop& loop, std::vector<Future<T>> children)
+      : FutureState<Result>(loop), children_(std::move(children)) {}
+
+  bool cancel(std::string message = {}) override {
+    if (this->done()) return false;
+    bool any = false;
+    for (const Future<T>& child : children_) any |= child.cancel(message);
+    if (any) {
+      cancel_requested_ = true;  // the last child to finish ends the outer cancelled
+      cancel_message_ = message;
+    }
+    return any;
+  }
+  const std::vector<Future<T>>& children() const noexcept { return children_; }
+  void on_child_done(const Future<T>& done);
+
+ private:
+  Result collect_outcomes() const;
+
+  // Held, in argument order. The children's callbacks hold this block in
+  // turn: a cycle that the last callback to run breaks (or closing the loop,
+  // which drops a pending task's callbacks).
+  std::vector<Future<T>> children_;
+  std::size_t finished_ = 0;
+  bool cancel_requested_ = false;
+  std::string cancel_message_;
+};
+// [gathering_future]
+
+// [gather_on_child_done]
+/// asyncio's _done_callback, run once per child when it is done.
+template <typename T, bool kReturnExceptions>
+void GatheringState<T, kReturnExceptions>::on_child_done(const Future<T>& done) {
+  ++finished_;
+  if (this->done()) {  // already failed: just mark this one's error as seen
+    if (!done.cancelled()) done.exception();
+    return;
+  }
+  if constexpr (!kReturnExceptions) {
+    // The first error (or cancellation) ends the outer future at once;
+    // the other children are not cancelled, and go on.
+    if (done.cancelled()) {
+      this->set_exception(cancelled_error_of(done));
+      return;
+    }
+    if (std::exception_ptr error = done.exception()) {
+      this->set_exception(error);
+      return;
+    }
+  }
+  if (finished_ < children_.size()) return;
+  if (cancel_requested_) {
+    this->set_exception(std::make_exception_ptr(CancelledError(cancel_message_)));
+  } else {
+    this->set_result(collect_outcomes());
+  }
+}
+
+/// Once all are done: the results in the order of the arguments.
+template <typename T, bool kReturnExceptions>
+auto GatheringState<T, kReturnExceptions>::collect_outcomes() const -> Result {
+  Result values;
+  values.reserve(children_.size());
+  for (const Future<T>& each : children_) {
+    if constexpr (kReturnExceptions) {
+      Outcome<T> outcome;
+      if (each.cancelled()) {
+        outcome.exception = cancelled_error_of(each);
+      } else if (std::exception_ptr error = each.exception()) {
+        outcome.exception = error;
+      } else {
+        outcome.value.emplace(each.result());
+      }
+      values.push_back(std::move(outcome));
+    } else {
+      values.push_back(each.result());
+    }
+  }
+  return values;
+}
+// [gather_on_child_done]
+
+// [gather_impl]
+template <bool kReturnExceptions, typename T>
+Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
+                                                       std::vector<Future<T>> children) {
+  static_assert(!std::is_void_v<T>, "gather() collects values: use Future<std::monostate>");
+  using State = GatheringState<T, kReturnExceptions>;
+  Ref<State> outer(new State(loop, std::move(children)));
+  if (outer->children().empty()) {
+    outer->set_result(typename State::Result{});
+    return Future<typename State::Result>(std::move(outer));
+  }
+  for (const Future<T>& child : outer->children()) {
+    if (!child.done()) {
+      child.add_done_callback([outer](const Future<T>& done) { outer->on_child_done(done); });
+    }
+  }
+  // Children that are done already are taken into account now, not a turn
+  // later (CPython 3.12+), once every other child has its callback: if all
+  // are done, the outer is done before gather() returns, and awaiting it
+  // costs no turn.
+  for (const Future<T>& child : outer->children()) {
+    if (child.done()) outer->on_child_done(child);
+  }
+  return Future<typename State::Result>(std::move(outer));
+}
+// [gather_impl]
+
+}  // namespace detail
+
+// [gather]
+/// asyncio.gather(*children): a future of their results, in argument order.
+/// The first child to fail (or be cancelled) fails it at once, and the
+/// others go on running. Cancelling it cancels the children.
+template <typename T>
+Future<std::vector<T>> gather(EventLoop& loop, std::vector<Future<T>> children) {
+  return detail::gather_impl<false>(loop, std::move(children));
+}
+
+/// asyncio.gather(*children, return_exceptions=True): every child's
+/// outcome, value or exception, in argument order; never fails because a
+/// child did.
+template <typename T>
+Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop,
+                                                         std::vector<Future<T>> children) {
+  return detail::gather_impl<true>(loop, std::move(children));
+}
+// [gather]
+
+/// gather(loop, a, b, c): the same for futures (or tasks) given one by one.
+/// (Prefer this to a braced std::vector in a co_await: g++ 12 miscompiles
+/// an initializer list inside a co_await operand, pitfall P1.)
+template <typename T, typename... More>
+requires(std::is_convertible_v<More, Future<T>>&&...) Future<std::vector<T>> gather(EventLoop& loop,
+                                                                                    Future<T> first,
+                                                                                    More... more) {
+  std::vector<Future<T>> children{std::move(first), Future<T>(std::move(more))...};
+  return gather(loop, std::move(children));
+}
+template <typename T, typename... More>
+requires(std::is_convertible_v<More, Future<T>>&&...)
+    Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop, Future<T> first,
+                                                             More... more) {
+  std::vector<Future<T>> children{std::move(first), Future<T>(std::move(more))...};
+  return gather_return_exceptions(loop, std::move(children));
+}
+
+/// gather(loop, coros) and gather(loop, coro_a(), coro_b()): the same for
+/// coroutines, each wrapped in a task first, in argument order (asyncio's
+/// ensure_future), so that they run concurrently.
+template <typename T>
+std::vector<Future<T>> as_tasks(EventLoop& loop, std::vector<Coro<T>> coros) {
+  std::vector<Future<T>> tasks;
+  tasks.reserve(coros.size());
+  for (Coro<T>& coro : coros) tasks.push_back(create_task(loop, std::move(coro)));
+  return tasks;
+}
+template <typename T>
+Future<std::vector<T>> gather(EventLoop& loop, std::vector<Coro<T>> coros) {
+  return gather(loop, as_tasks(loop, std::move(coros)));
+}
+template <typename T>
+Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop,
+                                                         std::vector<Coro<T>> coros) {
+  return gather_return_exceptions(loop, as_tasks(loop, std::move(coros)));
+}
+template <typename T, typename... More>
+requires(std::is_same_v<More, Coro<T>>&&...) Future<std::vector<T>> gather(EventLoop& loop,
+                                                                           Coro<T> first,
+                                                                           More... more) {
+  std::vector<Coro<T>> coros;
+  coros.reserve(1 + sizeof...(more));
+  coros.push_back(std::move(first));
+  (coros.push_back(std::move(more)), ...);
+  return gather(loop, std::move(coros));
+}
+template <typename T, typename... More>
+requires(std::is_same_v<More, Coro<T>>&&...)
+    Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop, Coro<T> first,
+                                                             More... more) {
+  std::vector<Coro<T>> coros;
+  coros.reserve(1 + sizeof...(more));
+  coros.push_back(std::move(first));
+  (coros.push_back(std::move(more)), ...);
+  return gather_return_exceptions(loop, std::move(coros));
+}
+
+// [shield]
+/// asyncio.shield(inner): a future that completes as `inner` does, but
+/// whose cancellation is not passed on to `inner`. (Cancelling `inner`
+/// cancels it, though.) A done `inner` is returned as it is.
+template <typename T>
+Future<T> shield(Future<T> inner) {
+  if (inner.done()) return inner;
+  Future<T> outer(inner.get_loop());
+  DoneCallbackId forward = inner.add_done_callback([outer](Future<T>& done) {
+    if (outer.cancelled()) {
+      if (!done.cancelled()) done.exception();  // seen: not "never retrieved"
+      return;
+    }
+    if (done.cancelled()) {
+      outer.cancel();
+    } else if (std::exception_ptr error = done.exception()) {
+      outer.set_exception(error);
+    } else if constexpr (std::is_void_v<T>) {
+      outer.set_result();
+    } else {
+      outer.set_result(done.result());
+    }
+  });
+  outer.add_done_callback([inner, forward](Future<T>&) {
+    if (!inner.done()) inner.remove_done_callback(forward);
+  });
+  return outer;
+}
+// [shield]
+
+}  // namespace looplab

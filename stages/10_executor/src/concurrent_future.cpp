@@ -1,0 +1,32 @@
+#include "looplab/concurrent_future.hpp"
+
+#include <iostream>
+
+namespace looplab::concurrent::detail {
+
+const char* state_name(State state) noexcept {
+  switch (state) {
+    case State::kPending:
+      return "PENDING";
+    case State::kRunning:
+      return "RUNNING";
+    case State::kCancelled:
+      return "CANCELLED";
+    case State::kCancelledAndNotified:
+      return "CANCELLED_AND_NOTIFIED";
+    case State::kFinished:
+      return "FINISHED";
+  }
+  return "?";
+}
+
+void report_callback_error(const std::string& future_repr,
+                           const std::exception_ptr& error) noexcept {
+  try {
+    std::cerr << "exception calling callback for " << future_repr << "\n"
+              << describe_exception(error) << std::endl;
+  } catch (...) {  // nothing left to tell it to
+  }
+}
+
+}  // namespace looplab::concurrent::detail

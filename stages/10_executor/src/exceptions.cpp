@@ -1,0 +1,48 @@
+#include "looplab/exceptions.hpp"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <typeinfo>
+
+namespace looplab {
+namespace {
+
+// The readable name of a type: "looplab::ValueError" rather than "N7looplab10ValueErrorE".
+std::string type_name(const std::type_info& type) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> name(
+      abi::__cxa_demangle(type.name(), nullptr, nullptr, &status), std::free);
+  std::string result = status == 0 ? name.get() : type.name();
+  constexpr std::string_view kOurs = "looplab::";
+  if (result.starts_with(kOurs)) result.erase(0, kOurs.size());
+  return result;
+}
+
+}  // namespace
+
+std::string describe_exception(const std::exception_ptr& error) {
+  if (!error) return "no exception";
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return type_name(typeid(e)) + ": " + e.what();
+  } catch (...) {
+    const std::type_info* type = abi::__cxa_current_exception_type();
+    return type != nullptr ? type_name(*type) + " (not a std::exception)" : "unknown exception";
+  }
+}
+
+bool is_cancelled_error(const std::exception_ptr& error) noexcept {
+  if (!error) return false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const CancelledError&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace looplab

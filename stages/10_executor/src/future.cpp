@@ -1,0 +1,161 @@
+#include "looplab/future.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "looplab/event_loop.hpp"
+
+namespace looplab {
+namespace {
+
+// [done_callback_handle]
+// The handle that runs one done callback. Once queued it holds the future,
+// so that the future lives until every callback has run, however soon its
+// owner lets go. Not before: a pending future holds its handles, and handles
+// holding it back would keep it alive for ever.
+class DoneCallbackHandle final : public HandleState {
+ public:
+  DoneCallbackHandle(Callback callback, Context context)
+      : HandleState(std::move(callback), std::move(context), SourceLocation::current()) {}
+
+  void hold(Ref<FutureBase> future) { future_ = std::move(future); }
+
+ private:
+  Ref<FutureBase> future_;  // null until the handle is queued
+};
+// [done_callback_handle]
+
+}  // namespace
+
+FutureBase::~FutureBase() {
+  // [never_retrieved]
+  if (state_ == State::kFinished && exception_ && !retrieved_) {
+    try {
+      loop_->call_exception_handler({.message = "Future exception was never retrieved",
+                                     .exception = exception_,
+                                     .future = this});
+    } catch (...) {
+      // A destructor must not throw: what escapes the handler (SystemExit,
+      // KeyboardInterrupt) is written out and dropped, as CPython drops an
+      // exception raised while a future is finalized ("Exception ignored in").
+      std::fprintf(stderr, "Exception ignored in the report of %s: %s\n", repr().c_str(),
+                   describe_exception(std::current_exception()).c_str());
+    }
+  }
+  // [never_retrieved]
+}
+
+void FutureBase::require_pending() const {
+  if (done()) throw InvalidStateError("invalid state: " + repr() + " is already done");
+}
+
+// [future_finish]
+void FutureBase::refuse_outside_completion(const char* method) {
+  throw RuntimeError(std::string("Task does not support ") + method + " operation");
+}
+
+void FutureBase::finish_with_exception(std::exception_ptr error) {
+  require_pending();
+  if (!error) throw TypeError("set_exception() needs an exception, got a null exception_ptr");
+  exception_ = std::move(error);
+  finish();
+}
+
+bool FutureBase::cancel(std::string message) {
+  retrieved_ = true;  // a cancelled future has nothing to report
+  if (done()) return false;
+  state_ = State::kCancelled;
+  cancel_message_ = std::move(message);
+  schedule_callbacks();
+  return true;
+}
+
+void FutureBase::finish() {
+  state_ = State::kFinished;
+  schedule_callbacks();
+}
+
+// Never inline: each callback goes to the loop, in the order they were
+// added, inside the Context each was added in.
+void FutureBase::schedule_callbacks() {
+  // [schedule_callbacks_body]
+  std::optional<DoneCallback> first = std::move(callback0_);
+  callback0_.reset();
+  std::vector<DoneCallback> rest = std::move(callbacks_);
+  callbacks_.clear();
+  if (first) schedule(*first);
+  for (DoneCallback& entry : rest) schedule(entry);
+  // [schedule_callbacks_body]
+}
+
+void FutureBase::schedule(DoneCallback& entry) {
+  // [schedule_body]
+  static_cast<DoneCallbackHandle&>(*entry.handle).hold(Ref<FutureBase>(this));
+  loop_->schedule_handle(std::move(entry.handle));
+  // [schedule_body]
+}
+// [future_finish]
+
+// [future_result]
+void FutureBase::check_result() {
+  if (state_ == State::kCancelled) throw CancelledError(cancel_message_);
+  if (state_ == State::kPending) throw InvalidStateError("Result is not set.");
+  retrieved_ = true;
+  if (exception_) std::rethrow_exception(exception_);
+}
+
+std::exception_ptr FutureBase::exception() {
+  if (state_ == State::kCancelled) throw CancelledError(cancel_message_);
+  if (state_ == State::kPending) throw InvalidStateError("Exception is not set.");
+  retrieved_ = true;
+  return exception_;
+}
+// [future_result]
+
+// [add_done_callback]
+DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id,
+                                                    const Context* context) {
+  // [add_done_callback_body]
+  DoneCallback entry{
+      Ref<HandleState>(new DoneCallbackHandle(
+          std::move(callback), context != nullptr ? *context : Context::copy_current())),
+      id};
+  if (done()) {
+    schedule(entry);  // already done: still not inline
+  } else if (!callback0_ && callbacks_.empty()) {
+    callback0_.emplace(std::move(entry));
+  } else {
+    callbacks_.push_back(std::move(entry));  // after the others, whatever was removed
+  }
+  return id;
+  // [add_done_callback_body]
+}
+
+std::size_t FutureBase::remove_done_callback(DoneCallbackId id) {
+  std::size_t count = 0;
+  if (callback0_ && callback0_->id == id) {
+    callback0_.reset();
+    count = 1;
+  }
+  auto removed = std::remove_if(callbacks_.begin(), callbacks_.end(),
+                                [id](const DoneCallback& entry) { return entry.id == id; });
+  count += static_cast<std::size_t>(callbacks_.end() - removed);
+  callbacks_.erase(removed, callbacks_.end());
+  return count;
+}
+// [add_done_callback]
+
+std::string FutureBase::repr() const {
+  switch (state_) {
+    case State::kPending:
+      return "<Future pending>";
+    case State::kCancelled:
+      return "<Future cancelled>";
+    case State::kFinished:
+      return exception_ ? "<Future finished exception=" + describe_exception(exception_) + ">"
+                        : "<Future finished>";
+  }
+  return "<Future>";
+}
+
+}  // namespace looplab

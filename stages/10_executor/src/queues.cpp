@@ -1,0 +1,39 @@
+// The parts of queues.hpp that do not depend on the item type.
+#include "looplab/queues.hpp"
+
+namespace looplab {
+
+QueueEmpty::QueueEmpty() : std::runtime_error("the queue is empty") {}
+QueueFull::QueueFull() : std::runtime_error("the queue is full") {}
+QueueShutDown::QueueShutDown() : std::runtime_error("the queue is shut down") {}
+
+namespace detail {
+
+// A new queue has nothing unfinished: join() returns at once.
+QueueCore::QueueCore(int maxsize) : maxsize(maxsize) { finished.set(); }
+
+// Queue._format() in Lib/asyncio/queues.py, but for `_queue=[...]`.
+std::string QueueCore::repr() const {
+  std::string text = "<Queue maxsize=" + std::to_string(maxsize);
+  if (!getters.empty()) text += " _getters[" + std::to_string(getters.size()) + "]";
+  if (!putters.empty()) text += " _putters[" + std::to_string(putters.size()) + "]";
+  if (unfinished_tasks > 0) text += " tasks=" + std::to_string(unfinished_tasks);
+  if (is_shutdown) text += " shutdown";
+  return text + ">";
+}
+
+// Queue._wakeup_next(): one wake-up, for the first waiter still waiting.
+void QueueCore::wakeup_next(std::deque<Future<void>>& waiters) {
+  while (!waiters.empty()) {
+    Future<void> waiter = std::move(waiters.front());
+    waiters.pop_front();
+    // Done already: cancelled, and its task will find out when it resumes.
+    if (!waiter.done()) {
+      waiter.set_result();
+      break;
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace looplab

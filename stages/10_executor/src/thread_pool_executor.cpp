@@ -1,0 +1,172 @@
+#include "looplab/thread_pool_executor.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+namespace looplab::concurrent {
+namespace {
+
+// Names the calling thread, as the system's tools show it (top -H, gdb,
+// /proc/PID/task/TID/comm): at most 15 characters, the rest cut off.
+void set_thread_name(const std::string& name) {
+  std::string shown = name.substr(0, 15);
+  ::pthread_setname_np(::pthread_self(), shown.c_str());
+}
+
+std::string default_prefix() {
+  // thread.py's _counter: only the executors that were given no prefix count.
+  static std::atomic<unsigned> counter{0};
+  return "ThreadPoolExecutor-" + std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+}
+
+}  // namespace
+
+ThreadPoolExecutor::ThreadPoolExecutor(std::optional<std::size_t> max_workers,
+                                       std::string thread_name_prefix)
+    : pool_(std::make_shared<Pool>()),
+      max_workers_(max_workers.value_or(default_max_workers())),
+      prefix_(thread_name_prefix.empty() ? default_prefix() : std::move(thread_name_prefix)) {
+  if (max_workers_ == 0) throw ValueError("max_workers must be greater than 0");
+}
+
+ThreadPoolExecutor::~ThreadPoolExecutor() { shutdown(true); }
+
+ThreadPoolExecutor::Pool::~Pool() {
+  // Only items no thread ever took: one whose thread failed to start.
+  while (head != nullptr) delete std::exchange(head, head->next);
+}
+
+std::size_t ThreadPoolExecutor::default_max_workers() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  std::size_t count = 0;
+  if (::sched_getaffinity(0, sizeof cpus, &cpus) == 0) {
+    count = static_cast<std::size_t>(CPU_COUNT(&cpus));
+  } else {
+    count = std::max(1u, std::thread::hardware_concurrency());
+  }
+  return std::min<std::size_t>(32, count + 4);
+}
+
+std::size_t ThreadPoolExecutor::thread_count() const {
+  std::lock_guard lock(pool_->mutex);
+  return pool_->started;
+}
+
+// [submit_work]
+void ThreadPoolExecutor::submit_work(std::unique_ptr<detail::WorkItem> item) {
+  // [submit_work_body]
+  Pool& pool = *pool_;
+  std::unique_lock lock(pool.mutex);
+  if (pool.shutdown) throw RuntimeError("cannot schedule new futures after shutdown");
+  detail::WorkItem* work = item.release();
+  if (pool.tail == nullptr) {
+    pool.head = work;
+  } else {
+    pool.tail->next = work;
+  }
+  pool.tail = work;
+  ++pool.queued;
+  // thread.py's _adjust_thread_count(): enough idle threads to take every
+  // queued item, or one more thread, up to max_workers. Wake a thread only
+  // if one sleeps: an idle thread that is still completing its last future
+  // looks at the queue before it sleeps.
+  if (pool.idle >= pool.queued) {
+    bool wake = pool.waiting > 0;
+    lock.unlock();
+    if (wake) pool.work_ready.notify_one();
+  } else if (pool.started < max_workers_) {
+    start_thread(lock);
+  }
+  // [submit_work_body]
+}
+
+void ThreadPoolExecutor::start_thread(std::unique_lock<std::mutex>& lock) {
+  std::string name = prefix_ + "_" + std::to_string(pool_->started);
+  pool_->threads.emplace_back([pool = pool_, name = std::move(name)] {
+    set_thread_name(name);
+    worker(pool);
+  });
+  ++pool_->started;
+  ++pool_->idle;  // until it takes an item
+  lock.unlock();
+}
+// [submit_work]
+
+// [worker]
+// thread.py's _worker(): take the oldest item, run it, again, until the
+// executor shuts down and the queue is empty.
+void ThreadPoolExecutor::worker(const std::shared_ptr<Pool>& shared) noexcept {
+  Pool& pool = *shared;
+  std::unique_lock lock(pool.mutex);
+  for (;;) {
+    // [worker_body]
+    while (pool.head == nullptr) {
+      if (pool.shutdown) return;
+      ++pool.waiting;
+      pool.work_ready.wait(lock);
+      --pool.waiting;
+    }
+    detail::WorkItem* item = pool.head;
+    pool.head = item->next;
+    if (pool.head == nullptr) pool.tail = nullptr;
+    --pool.queued;
+    --pool.idle;
+    lock.unlock();
+    item->call();
+    // Idle from the moment the call returns, before the future completes:
+    // a loop that submits the next item as soon as it hears of this one
+    // finds this thread idle and starts no other. (CPython counts a thread
+    // idle only once it finds the queue empty, after completing the
+    // future, and may start a thread for each of a loop's sequential calls.)
+    lock.lock();
+    ++pool.idle;
+    lock.unlock();
+    item->complete();
+    delete item;
+    lock.lock();
+    // [worker_body]
+  }
+}
+// [worker]
+
+// [shutdown]
+void ThreadPoolExecutor::shutdown(bool wait, bool cancel_futures) {
+  // [shutdown_body]
+  Pool& pool = *pool_;
+  detail::WorkItem* cancelled = nullptr;
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard lock(pool.mutex);
+    pool.shutdown = true;
+    if (cancel_futures) {
+      cancelled = std::exchange(pool.head, nullptr);
+      pool.tail = nullptr;
+      pool.queued = 0;
+    }
+    if (wait) threads.swap(pool.threads);
+  }
+  pool.work_ready.notify_all();  // every sleeping thread sees the shutdown
+  // Outside the lock: cancelling runs the futures' callbacks.
+  while (cancelled != nullptr) {
+    detail::WorkItem* item = std::exchange(cancelled, cancelled->next);
+    item->cancel();
+    delete item;
+  }
+  for (std::thread& thread : threads) {
+    if (thread.get_id() == std::this_thread::get_id()) {
+      thread.detach();  // called by one of its own work items: it cannot wait for itself
+    } else {
+      thread.join();
+    }
+  }
+  // [shutdown_body]
+}
+// [shutdown]
+
+}  // namespace looplab::concurrent
