@@ -17,11 +17,12 @@ TWINS_DIR = COMPARISONS_DIR / "asyncio"
 ECHO_DIR = COMPARISONS_DIR / "echo"
 TCP_ECHO_DRIVER = COMPARISONS_DIR / "tcp_echo.py"
 # The native C programs (comparisons/native/): (implementation id, binary, label).
-# One implementation may have several programs (libuv's I/O and thread
-# workloads), each run once; their figures share the implementation's row.
+# One implementation may have several programs (libuv's I/O, thread and
+# thread-pool workloads), each run once; their figures share the implementation's row.
 NATIVE_PROGRAMS = (("epoll_floor", "epoll_pingpong", "raw epoll floor (C)"),
                    ("libuv", "libuv_pingpong", "libuv {version} (C)"),
-                   ("libuv", "libuv_threadsafe", "libuv {version} (C)"))
+                   ("libuv", "libuv_threadsafe", "libuv {version} (C)"),
+                   ("libuv", "libuv_executor", "libuv {version} (C)"))
 
 
 def find_program(build_dir: Path, name: str) -> Optional[Path]:

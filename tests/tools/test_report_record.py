@@ -62,16 +62,20 @@ class Plan(unittest.TestCase):
 
     def test_native_programs_of_one_implementation_share_its_row(self):
         with tempfile.TemporaryDirectory() as directory:
-            build = build_dir(directory, ["epoll_pingpong", "libuv_pingpong", "libuv_threadsafe"])
+            build = build_dir(directory, ["epoll_pingpong", "libuv_pingpong", "libuv_threadsafe",
+                                          "libuv_executor"])
             results = Results()
             native = discover.native_implementations(build, results)
             jobs = plan.plan_native_jobs(native, Path("/raw"), True, 1, results)
         self.assertEqual([job.title for job in jobs], [
-            "native epoll_pingpong", "native libuv_pingpong", "native libuv_threadsafe"])
+            "native epoll_pingpong", "native libuv_pingpong", "native libuv_threadsafe",
+            "native libuv_executor"])
         # One raw file per program, one implementation object per id.
         self.assertEqual([job.raw.name for job in jobs],
-                         ["epoll_pingpong.json", "libuv_pingpong.json", "libuv_threadsafe.json"])
+                         ["epoll_pingpong.json", "libuv_pingpong.json", "libuv_threadsafe.json",
+                          "libuv_executor.json"])
         self.assertIs(jobs[1].impl, jobs[2].impl)
+        self.assertIs(jobs[1].impl, jobs[3].impl)
         self.assertIs(results.impls["libuv"], jobs[1].impl)
         self.assertEqual(results.warnings, [])
 
@@ -81,8 +85,9 @@ class Plan(unittest.TestCase):
             results = Results()
             native = discover.native_implementations(build, results)
         self.assertEqual([binary.name for _, binary in native], ["libuv_pingpong"])
-        self.assertEqual(len(results.warnings), 2)
+        self.assertEqual(len(results.warnings), 3)
         self.assertIn("libuv_threadsafe were not measured", results.warnings[1])
+        self.assertIn("libuv_executor were not measured", results.warnings[2])
 
     def test_no_epoll_baseline_before_the_pollers(self):
         results = Results()

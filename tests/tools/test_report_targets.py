@@ -111,7 +111,8 @@ class Policy(unittest.TestCase):
             "async_tree_none_tg:tg/lazy", "async_tree_io_tg:tg/lazy",
             "async_tree_memoization_tg:tg/lazy", "async_tree_cpu_io_mixed_tg:tg/lazy",
             "threadsafe_flood:looplab/libuv", "threadsafe_flood:asyncio/looplab",
-            "threadsafe_pingpong_pinned:looplab/libuv"])
+            "threadsafe_pingpong_pinned:looplab/libuv",
+            "executor_roundtrip_pinned:looplab/libuv"])
         self.assertEqual(rules.async_tree.workload_parts("async_tree_io_eager"), ("io", "eager"))
         self.assertEqual(rules.async_tree.workload_parts("async_tree_io_tg"), ("io", "TaskGroup"))
         self.assertIsNone(rules.async_tree.workload_parts("fanout_cached"))
