@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -80,6 +81,27 @@ TEST_F(GetaddrinfoTest, ANameIsResolvedOnTheDefaultExecutor) {
   EXPECT_EQ(pool->thread_count(), 1U);
 }
 
+TEST_F(GetaddrinfoTest, ANumericHostWithoutASocketTypeIsNotTheFastPath) {
+  // _ipaddr_info answers for SOCK_STREAM and SOCK_DGRAM only: with type 0
+  // the system's getaddrinfo() gives one entry per socket type, on a thread.
+  EventLoop loop;
+  auto pool = std::make_shared<ThreadPoolExecutor>(1);
+  loop.set_default_executor(pool);
+  Future<std::vector<AddrInfo>> resolved = loop.getaddrinfo("127.0.0.1", "80", AF_INET);
+  std::vector<AddrInfo> infos = loop.run_until_complete(resolved);
+  EXPECT_GE(infos.size(), 2U);
+  for (const AddrInfo& info : infos) EXPECT_EQ(ipv4_of(info), "127.0.0.1:80");
+  EXPECT_EQ(pool->thread_count(), 1U);
+}
+
+TEST_F(GetaddrinfoTest, AClosedLoopRefuses) {
+  EventLoop loop;
+  loop.close();
+  EXPECT_EQ(
+      testing::thrown_by([&] { (void)loop.getaddrinfo("127.0.0.1", "80", AF_INET, SOCK_STREAM); }),
+      "RuntimeError: Event loop is closed");
+}
+
 /// The GaiError a resolution ends with, as "code | what" ("" if it succeeds).
 std::string gai_error_of(EventLoop& loop, Future<std::vector<AddrInfo>> resolution) {
   try {
@@ -145,6 +167,31 @@ TEST_F(GetaddrinfoTest, SockConnectResolvesTheHostThenConnects) {
   EXPECT_EQ(port_of(server.fd, true), port_of(client.fd, false));  // the two ends of one connection
   EXPECT_EQ(port_of(client.fd, true), port);
   EXPECT_EQ(pool->thread_count(), 1U);  // "localhost" went through the executor
+}
+
+Coro<std::string> connect_refused(EventLoop* loop, int client, std::uint16_t port) {
+  Coro<void> connecting = loop->sock_connect(client, "localhost", port);
+  try {
+    co_await std::move(connecting);
+  } catch (const OSError& error) {
+    co_return std::to_string(error.code().value());
+  }
+  co_return "connected";
+}
+
+TEST_F(GetaddrinfoTest, SockConnectByNameToAPortNobodyListensOnIsAnOSError) {
+  // Bound but not listening: a connection to it is refused, every time.
+  Descriptor bound{::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)};
+  ASSERT_GE(bound.fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(bound.fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  Descriptor client{::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)};
+  ASSERT_GE(client.fd, 0);
+  EventLoop loop;
+  EXPECT_EQ(loop.run_until_complete(connect_refused(&loop, client.fd, port_of(bound.fd, false))),
+            std::to_string(ECONNREFUSED));
 }
 
 }  // namespace
