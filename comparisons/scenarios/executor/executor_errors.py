@@ -23,7 +23,7 @@ async def main():
             lambda: loop.run_in_executor(executor, print, "never"))
     attempt("set_default_executor(None)", lambda: loop.set_default_executor(None))
     await loop.shutdown_default_executor()
-    attempt("default executor after shutdown_default_executor()",
+    attempt("run_in_executor(None) after shutdown_default_executor()",
             lambda: loop.run_in_executor(None, print, "never"))
     own = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     print(f"an executor of one's own still works: {await loop.run_in_executor(own, sum, [1, 2])}")

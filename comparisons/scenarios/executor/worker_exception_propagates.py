@@ -29,7 +29,10 @@ async def main():
     except ValueError as error:
         print(f"to_thread: {type(error).__name__}: {error}")
     future = loop.run_in_executor(None, divide, 1, 0)
-    await asyncio.wait([future])
+    try:
+        await future
+    except RuntimeError:
+        pass
     error = future.exception()
     print(f"exception(): {type(error).__name__}: {error}")
     print(f"the next call works: {await asyncio.to_thread(divide, 7, 2)}")
