@@ -521,7 +521,8 @@ void EventLoop::start_executor_shutdown_thread(std::uint64_t joined_id) {
           queue->post(
               [this, joined_id] {
                 Ref<FutureBase> joined = take_kept(joined_id);
-                if (joined && !joined->done()) static_cast<FutureState<void>&>(*joined).set_result();
+                if (!joined || joined->done()) return;  // the wait was cancelled
+                static_cast<FutureState<void>&>(*joined).set_result();
               },
               nullptr, SourceLocation::current());
         } catch (const RuntimeError&) {
@@ -545,8 +546,8 @@ void EventLoop::join_executor_shutdown_threads() noexcept {
 // [shutdown_default_executor]
 
 // [getaddrinfo]
-Future<std::vector<AddrInfo>> EventLoop::getaddrinfo(std::string host, std::string port,
-                                                     int family, int type, int proto, int flags) {
+Future<std::vector<AddrInfo>> EventLoop::getaddrinfo(std::string host, std::string port, int family,
+                                                     int type, int proto, int flags) {
   check_closed();
   // A numeric host needs no lookup: answered now, no thread involved.
   if (std::optional<AddrInfo> numeric = ipaddr_info(host, port, family, type, proto)) {

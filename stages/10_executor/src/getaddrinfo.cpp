@@ -13,7 +13,8 @@
 
 namespace looplab {
 
-GaiError::GaiError(int eai_code) : OSError(eai_code, ::gai_strerror(eai_code)), message_(::gai_strerror(eai_code)) {}
+GaiError::GaiError(int eai_code)
+    : OSError(eai_code, ::gai_strerror(eai_code)), message_(::gai_strerror(eai_code)) {}
 
 // [socket_getaddrinfo]
 std::vector<AddrInfo> socket_getaddrinfo(const std::string& host, const std::string& port,

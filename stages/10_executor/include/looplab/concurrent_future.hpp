@@ -138,7 +138,9 @@ class Future {
     }
     invoke_callbacks();
   }
-  void set_exception(const std::exception_ptr& error) const { set_exception(std::exception_ptr(error)); }
+  void set_exception(const std::exception_ptr& error) const {
+    set_exception(std::exception_ptr(error));
+  }
   /// The same, taking the caller's exception_ptr: the calling thread keeps
   /// no share of it (an executor's worker, which must not be the one to
   /// free an exception the loop's thread read: event_loop.hpp).
@@ -159,10 +161,9 @@ class Future {
     std::lock_guard lock(state_->mutex);
     return std::exchange(state_->error, nullptr);
   }
-  /// The same for the value, moved out. The future must have finished with one.
-  template <typename U = T>
-    requires(!std::is_void_v<U>)
-  U take_result() const {
+  /// The same for the value, moved out (a void future's is a bool to
+  /// ignore). The future must have finished with one.
+  auto take_result() const {
     std::lock_guard lock(state_->mutex);
     return std::move(*state_->value);
   }

@@ -15,9 +15,9 @@
 #include <sys/socket.h>
 
 #include <atomic>
-#include <cstdint>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>

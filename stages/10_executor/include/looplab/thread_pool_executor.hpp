@@ -147,8 +147,8 @@ class ThreadPoolExecutor {
   auto submit(F fn, Args... args) -> Future<call_result_t<F, Args...>> {
     using R = call_result_t<F, Args...>;
     Future<R> future;
-    submit_work(std::make_unique<detail::Work<R, F, Args...>>(future, std::move(fn),
-                                                               std::move(args)...));
+    submit_work(
+        std::make_unique<detail::Work<R, F, Args...>>(future, std::move(fn), std::move(args)...));
     return future;
   }
 
