@@ -9,8 +9,8 @@ A heartbeat task sleeps 20 ms at a time on the real clock and notes how late
 each wake-up was. The main coroutine makes a synchronous call of 200 ms (a
 sleep here; a blocking read or a synchronous database driver behaves the
 same) twice. For each, it prints the thread the call ran on, how many beats
-the loop ran while the call lasted, and the worst lateness of a beat due
-during it, in whole milliseconds.
+the loop ran while the call lasted, and the worst lateness of a beat that
+waited while it ran, in whole milliseconds.
 """
 import asyncio
 import threading
@@ -36,7 +36,8 @@ async def heartbeat(beats):
 
 def report(how, thread, beats, start, end):
     during = sum(1 for _, ran in beats if start < ran < end)
-    late = max((ran - due for due, ran in beats if start <= due <= end), default=0.0)
+    # A beat that waited while the call ran: due before it ended, run after it began.
+    late = max((ran - due for due, ran in beats if due <= end and ran >= start), default=0.0)
     print(f"{how:<22} {thread:<18} {during:>6} {round(late * 1000):>13}")
 
 

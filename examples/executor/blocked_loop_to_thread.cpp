@@ -12,8 +12,8 @@
 // thread of the loop's default executor.
 //
 // Printed, for each: the thread the call ran on, how many beats the loop
-// ran while the call lasted, and the worst lateness of a beat due during
-// it, in whole milliseconds. Chapter 0's examples/io/blocked_loop.cpp is the
+// ran while the call lasted, and the worst lateness of a beat that waited
+// while it ran, in whole milliseconds. Chapter 0's examples/io/blocked_loop.cpp is the
 // same picture, beat by beat.
 #include <pthread.h>
 
@@ -75,7 +75,8 @@ void report(const char* how, const std::string& thread, const std::vector<Beat>&
   Clock::duration late{};
   for (const Beat& beat : beats) {
     if (start < beat.ran && beat.ran < end) ++during;
-    if (start <= beat.due && beat.due <= end && beat.ran - beat.due > late)
+    // A beat that waited while the call ran: due before it ended, run after it began.
+    if (beat.due <= end && beat.ran >= start && beat.ran - beat.due > late)
       late = beat.ran - beat.due;
   }
   std::printf("%-22s %-18s %6d %13ld\n", how, thread.c_str(), during, milliseconds(late));
