@@ -103,7 +103,7 @@ TEST_F(GetaddrinfoTest, AClosedLoopRefuses) {
 }
 
 /// The GaiError a resolution ends with, as "code | what" ("" if it succeeds).
-std::string gai_error_of(EventLoop& loop, Future<std::vector<AddrInfo>> resolution) {
+std::string gai_error_of(EventLoop& loop, const Future<std::vector<AddrInfo>>& resolution) {
   try {
     loop.run_until_complete(resolution);
   } catch (const GaiError& error) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "executor/executor_support.hpp"
@@ -45,13 +46,14 @@ TEST_F(RunInExecutorTest, TheFutureGetsTheCallsValue) {
   EventLoop loop;
   ThreadPoolExecutor pool(1);
   Future<std::string> future = loop.run_in_executor(
-      &pool, [](std::string text, int n) { return text + std::to_string(n); }, std::string("n="),
-      42);
+      &pool, [](const std::string& text, int n) { return text + std::to_string(n); },
+      std::string("n="), 42);
   EXPECT_EQ(loop.run_until_complete(future), "n=42");
 }
 
 struct WorkerError : ValueError {
-  explicit WorkerError(std::string detail) : ValueError("from the worker"), detail(detail) {}
+  explicit WorkerError(std::string detail)
+      : ValueError("from the worker"), detail(std::move(detail)) {}
   std::string detail;
 };
 

@@ -40,6 +40,7 @@ TEST_F(ExecutorStressTest, ManyThreadsSubmitAndEveryCallRunsOnceWithItsOwnOutcom
   std::atomic<int> wrong{0};
   ThreadPoolExecutor pool(4);
   std::vector<std::thread> submitters;
+  submitters.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     submitters.emplace_back([&, t] {
       auto& mine = futures[static_cast<std::size_t>(t)];
@@ -121,6 +122,7 @@ TEST_F(ExecutorStressTest, ALoopAndOtherThreadsShareAPoolAndEveryOutcomeArrivesO
   ThreadPoolExecutor pool(4);
   LoopStress stress{&loop, &pool, &runs, items};
   std::vector<std::thread> others;
+  others.reserve(2);
   for (int t = 0; t < 2; ++t) {
     others.emplace_back([&, t] {
       for (int i = 0; i < direct_items; ++i) {

@@ -49,7 +49,7 @@ TEST_F(PoolTest, ZeroMaxWorkersIsAValueError) {
 
 TEST_F(PoolTest, SubmitReturnsAFutureOfTheCallsValue) {
   ThreadPoolExecutor pool(2);
-  auto future = pool.submit([](std::string text, int n) { return text + std::to_string(n); },
+  auto future = pool.submit([](const std::string& text, int n) { return text + std::to_string(n); },
                             std::string("item "), 7);
   static_assert(std::is_same_v<decltype(future), concurrent::Future<std::string>>);
   EXPECT_EQ(future.result(), "item 7");
@@ -81,6 +81,7 @@ TEST_F(PoolTest, OneWorkerRunsTheItemsInTheOrderTheyWereSubmitted) {
   std::vector<int> order;  // the worker's only, until the last future is done
   auto blocked = pool.submit([&release] { release.wait(); });
   std::vector<concurrent::Future<void>> futures;
+  futures.reserve(10);
   for (int i = 0; i < 10; ++i) futures.push_back(pool.submit([&order, i] { order.push_back(i); }));
   release.count_down();
   futures.back().result();
@@ -191,6 +192,7 @@ TEST_F(PoolTest, ShutdownWithCancelFuturesCancelsTheQueuedItemsWhichNeverRun) {
     release.wait();
   });
   std::vector<concurrent::Future<void>> queued;
+  queued.reserve(3);
   for (int i = 0; i < 3; ++i) queued.push_back(pool.submit([&queued_ran] { ++queued_ran; }));
   started.wait();
   pool.shutdown(false, true);
