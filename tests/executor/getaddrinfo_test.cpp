@@ -94,6 +94,21 @@ TEST_F(GetaddrinfoTest, ANumericHostWithoutASocketTypeIsNotTheFastPath) {
   EXPECT_EQ(pool->thread_count(), 1U);
 }
 
+TEST_F(GetaddrinfoTest, AnEmptyHostOrPortIsPythonsNone) {
+  EventLoop loop;
+  // No host, AI_PASSIVE: the address to bind to, any interface.
+  Future<std::vector<AddrInfo>> passive =
+      loop.getaddrinfo("", "80", AF_INET, SOCK_STREAM, 0, AI_PASSIVE);
+  std::vector<AddrInfo> infos = loop.run_until_complete(passive);
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(ipv4_of(infos[0]), "0.0.0.0:80");
+  // No port: port 0 (the fast path too).
+  Future<std::vector<AddrInfo>> portless = loop.getaddrinfo("127.0.0.1", "", AF_INET, SOCK_STREAM);
+  infos = loop.run_until_complete(portless);
+  ASSERT_EQ(infos.size(), 1U);
+  EXPECT_EQ(ipv4_of(infos[0]), "127.0.0.1:0");
+}
+
 TEST_F(GetaddrinfoTest, AClosedLoopRefuses) {
   EventLoop loop;
   loop.close();

@@ -75,6 +75,33 @@ TEST_F(PoolTest, AVoidCallGivesAFutureOfVoid) {
   EXPECT_TRUE(future.done());
 }
 
+TEST_F(PoolTest, AMoveOnlyFunctionAndArgumentsAreMovedInAndCalledOnce) {
+  ThreadPoolExecutor pool(1);
+  auto owner = std::make_unique<int>(40);
+  auto add = [owner = std::move(owner)](std::unique_ptr<int> more) { return *owner + *more; };
+  EXPECT_EQ(pool.submit(std::move(add), std::make_unique<int>(2)).result(), 42);
+}
+
+TEST_F(PoolTest, AFutureCancelledWhileQueuedNeverRuns) {
+  std::latch started(1);
+  std::latch release(1);
+  std::atomic<int> queued_ran{0};
+  ThreadPoolExecutor pool(1);
+  auto running = pool.submit([&] {
+    started.count_down();
+    release.wait();
+  });
+  auto queued = pool.submit([&queued_ran] { ++queued_ran; });
+  started.wait();
+  EXPECT_FALSE(running.cancel());  // a running call cannot be cancelled
+  EXPECT_TRUE(queued.cancel());
+  release.count_down();
+  pool.submit([] {}).result();  // FIFO, one worker: the cancelled item came first
+  EXPECT_EQ(queued_ran, 0);
+  EXPECT_TRUE(queued.cancelled());
+  EXPECT_TRUE(running.done());
+}
+
 TEST_F(PoolTest, OneWorkerRunsTheItemsInTheOrderTheyWereSubmitted) {
   std::latch release(1);
   ThreadPoolExecutor pool(1);

@@ -49,6 +49,22 @@ TEST_F(ToThreadTest, NothingIsSubmittedUntilItIsAwaited) {
   EXPECT_EQ(pool->thread_count(), 1U);
 }
 
+Coro<std::string> made_a_task(ThreadPoolExecutor* pool) {
+  Task<int> task = create_task(get_running_loop(), to_thread(forty_two));
+  std::string at_creation = std::to_string(pool->thread_count());
+  co_await sleep(0s);  // the task's first step runs to_thread's body: it submits
+  std::string after_a_turn = std::to_string(pool->thread_count());
+  int value = co_await task;
+  co_return concat(at_creation, " then ", after_a_turn, ": ", std::to_string(value));
+}
+
+TEST_F(ToThreadTest, MadeATaskItSubmitsWhenTheTaskStarts) {
+  EventLoop loop;
+  auto pool = std::make_shared<ThreadPoolExecutor>(4);
+  loop.set_default_executor(pool);
+  EXPECT_EQ(loop.run_until_complete(made_a_task(pool.get())), "0 then 1: 42");
+}
+
 Coro<std::string> name_of_worker() {
   Coro<std::string> call = to_thread(testing::current_thread_name);
   co_return co_await std::move(call);
