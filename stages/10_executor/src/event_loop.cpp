@@ -495,27 +495,30 @@ Coro<void> EventLoop::shutdown_default_executor(std::optional<double> timeout_se
   // A helper thread waits for the executor's threads; the loop waits for
   // the helper's post, and keeps running meanwhile.
   Future<void> joined = create_future<void>();
-  start_executor_shutdown_thread(keep(Ref<FutureBase>(&joined.state())));
+  std::thread::id helper = start_executor_shutdown_thread(keep(Ref<FutureBase>(&joined.state())));
   if (!timeout_seconds) {
     co_await joined;
-    co_return;
+  } else {
+    bool timed_out = false;
+    try {
+      Coro<void> waiting = await_future(joined);
+      co_await timeout(std::chrono::duration<double>(*timeout_seconds), std::move(waiting));
+    } catch (const TimeoutError&) {
+      timed_out = true;
+    }
+    if (timed_out) {
+      // The helper thread goes on waiting; close() joins it.
+      warn_executor_not_joined(*timeout_seconds);
+      if (default_executor_) default_executor_->shutdown(/*wait=*/false);
+      co_return;
+    }
   }
-  bool timed_out = false;
-  try {
-    Coro<void> waiting = await_future(joined);
-    co_await timeout(std::chrono::duration<double>(*timeout_seconds), std::move(waiting));
-  } catch (const TimeoutError&) {
-    timed_out = true;
-  }
-  if (timed_out) {
-    warn_executor_not_joined(*timeout_seconds);
-    if (default_executor_) default_executor_->shutdown(/*wait=*/false);
-  }
+  join_executor_shutdown_thread(helper);  // it has posted: it is ending
 }
 
-void EventLoop::start_executor_shutdown_thread(std::uint64_t joined_id) {
-  executor_shutdown_threads_.emplace_back(
-      [executor = default_executor_, queue = threadsafe_, this, joined_id] {
+std::thread::id EventLoop::start_executor_shutdown_thread(std::uint64_t joined_id) {
+  return executor_shutdown_threads_
+      .emplace_back([executor = default_executor_, queue = threadsafe_, this, joined_id] {
         executor->shutdown(/*wait=*/true);
         try {
           queue->post(
@@ -528,13 +531,23 @@ void EventLoop::start_executor_shutdown_thread(std::uint64_t joined_id) {
         } catch (const RuntimeError&) {
           // the loop closed meanwhile: nobody waits
         }
-      });
+      })
+      .get_id();
 }
 
 void EventLoop::warn_executor_not_joined(double timeout_seconds) {
   // 3.13's RuntimeWarning, word for word ("finishing" included).
   call_exception_handler({.message = "The executor did not finishing joining its threads within " +
                                      seconds_text(timeout_seconds) + " seconds."});
+}
+
+void EventLoop::join_executor_shutdown_thread(std::thread::id helper) {
+  auto found =
+      std::find_if(executor_shutdown_threads_.begin(), executor_shutdown_threads_.end(),
+                   [helper](const std::thread& thread) { return thread.get_id() == helper; });
+  if (found == executor_shutdown_threads_.end()) return;
+  found->join();
+  executor_shutdown_threads_.erase(found);
 }
 
 void EventLoop::join_executor_shutdown_threads() noexcept {

@@ -140,7 +140,7 @@ void ThreadPoolExecutor::shutdown(bool wait, bool cancel_futures) {
   // [shutdown_body]
   Pool& pool = *pool_;
   detail::WorkItem* cancelled = nullptr;
-  std::vector<std::thread> threads;
+  std::vector<std::thread> to_join;
   {
     std::lock_guard lock(pool.mutex);
     pool.shutdown = true;
@@ -149,7 +149,7 @@ void ThreadPoolExecutor::shutdown(bool wait, bool cancel_futures) {
       pool.tail = nullptr;
       pool.queued = 0;
     }
-    if (wait) threads.swap(pool.threads);
+    if (wait) to_join.swap(pool.threads);
   }
   pool.work_ready.notify_all();  // every sleeping thread sees the shutdown
   // Outside the lock: cancelling runs the futures' callbacks.
@@ -158,11 +158,11 @@ void ThreadPoolExecutor::shutdown(bool wait, bool cancel_futures) {
     item->cancel();
     delete item;
   }
-  for (std::thread& thread : threads) {
-    if (thread.get_id() == std::this_thread::get_id()) {
-      thread.detach();  // called by one of its own work items: it cannot wait for itself
+  for (std::thread& worker_thread : to_join) {
+    if (worker_thread.get_id() == std::this_thread::get_id()) {
+      worker_thread.detach();  // called by one of its own work items: it cannot wait for itself
     } else {
-      thread.join();
+      worker_thread.join();
     }
   }
   // [shutdown_body]

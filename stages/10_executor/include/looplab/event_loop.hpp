@@ -335,8 +335,8 @@ class EventLoop {
   /// RuntimeWarning, through the exception handler).
   Coro<void> shutdown_default_executor(std::optional<double> timeout_seconds = std::nullopt);
 
-  /// loop.getaddrinfo(host, port, family, type, proto, flags): the blocking
-  /// ::getaddrinfo() on the default executor (GaiError if it fails). A host
+  /// loop.getaddrinfo(host, port, family, type, proto, flags): the system's
+  /// blocking getaddrinfo(3) on the default executor (GaiError if it fails). A host
   /// that is a numeric address, for a stream or datagram socket, is
   /// answered at once, without a thread (asyncio's _ipaddr_info). An empty
   /// host or port is Python's None.
@@ -490,7 +490,8 @@ class EventLoop {
   }
   // [wrap_executor_future]
   concurrent::ThreadPoolExecutor& default_executor();
-  void start_executor_shutdown_thread(std::uint64_t joined_id);
+  std::thread::id start_executor_shutdown_thread(std::uint64_t joined_id);
+  void join_executor_shutdown_thread(std::thread::id helper);
   void warn_executor_not_joined(double timeout_seconds);
   void join_executor_shutdown_threads() noexcept;
   void retire_default_executor() noexcept;

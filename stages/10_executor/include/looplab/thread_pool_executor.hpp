@@ -124,7 +124,7 @@ class ThreadPoolExecutor {
  public:
   /// ThreadPoolExecutor(max_workers, thread_name_prefix): at most
   /// `max_workers` threads (default: default_max_workers()), named
-  /// `<prefix>_0`, `<prefix>_1`, ... (default prefix: ThreadPoolExecutor-<k>,
+  /// `<prefix>_0`, `<prefix>_1`, ... (default prefix: `ThreadPoolExecutor-<k>`,
   /// k counting the executors made without one). ValueError for 0.
   explicit ThreadPoolExecutor(std::optional<std::size_t> max_workers = std::nullopt,
                               std::string thread_name_prefix = "");

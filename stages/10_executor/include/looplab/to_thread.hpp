@@ -57,8 +57,8 @@ auto to_thread(F fn, Args... args) -> Coro<concurrent::call_result_t<F, Args...>
   // [to_thread_body]
   EventLoop& loop = get_running_loop();
   detail::RunInContext<F> call(Context::copy_current(), std::move(fn));
-  Future<R> future = loop.run_in_executor(nullptr, std::move(call), std::move(args)...);
-  co_return co_await future;
+  Future<R> outcome = loop.run_in_executor(nullptr, std::move(call), std::move(args)...);
+  co_return co_await outcome;
   // [to_thread_body]
 }
 // [to_thread]
