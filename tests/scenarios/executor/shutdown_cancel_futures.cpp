@@ -50,6 +50,7 @@ LOOPLAB_SCENARIO(shutdown_cancel_futures) {
     futures.push_back(draining.submit(upper, std::string(name)));
   draining.shutdown(true);
   std::vector<std::string> results;
+  results.reserve(futures.size());
   for (const auto& future : futures) results.push_back(future.result());
   show("without cancel_futures: ", looplab::testing::executor::py_list(results));
 }

@@ -21,7 +21,7 @@ class ParseError : public looplab::ValueError {
 
 std::string parse_failure(const std::string& text) { return "cannot parse '" + text + "'"; }
 
-std::string parse(std::string text) { throw ParseError(parse_failure(text)); }
+std::string parse(const std::string& text) { throw ParseError(parse_failure(text)); }
 
 int divide(int a, int b) {
   if (b == 0) throw looplab::RuntimeError("division by zero");

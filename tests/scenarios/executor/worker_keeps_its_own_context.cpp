@@ -4,6 +4,7 @@
 // copy of the caller's context and neither see nor change it.
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "looplab/context.hpp"
 #include "looplab/event_loop.hpp"
@@ -20,7 +21,7 @@ looplab::ContextVar<std::string> request_id("request_id", "none");
 
 std::string set_value(std::string value) {
   std::string before = request_id.get();
-  request_id.set(value);
+  request_id.set(std::move(value));
   return before;
 }
 
