@@ -5,12 +5,14 @@ cancelled task, has finished when run() returns."""
 import asyncio
 import threading
 
+abandoned_started = threading.Event()
 task_cancelled = threading.Event()
 main_returned = threading.Event()
 finished = []
 
 
 def abandoned():
+    abandoned_started.set()
     task_cancelled.wait()
     finished.append("the call the cancelled task awaited")
 
@@ -34,6 +36,9 @@ async def main():
     loop = asyncio.get_running_loop()
     asyncio.create_task(waiter())
     await asyncio.sleep(0)
+    # Once the call runs, cancelling its future cannot stop it; while it still
+    # waits in the pool's queue, it could (and then it would never run).
+    abandoned_started.wait()
     loop.run_in_executor(None, fire_and_forget)
     print("main returns")
     main_returned.set()

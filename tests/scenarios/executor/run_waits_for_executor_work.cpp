@@ -20,11 +20,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
+std::latch abandoned_started(1);
 std::latch task_cancelled(1);
 std::latch main_returned(1);
 looplab::testing::executor::SharedList finished;
 
 void abandoned() {
+  abandoned_started.count_down();
   task_cancelled.wait();
   finished.append("the call the cancelled task awaited");
 }
@@ -50,6 +52,9 @@ looplab::Coro<void> main_coroutine() {
   looplab::EventLoop& loop = looplab::get_running_loop();
   looplab::Task<void> task = looplab::create_task(loop, waiter());
   co_await looplab::sleep(0s);
+  // Once the call runs, cancelling its future cannot stop it; while it still
+  // waits in the pool's queue, it could (and then it would never run).
+  abandoned_started.wait();
   looplab::Future<void> forgotten = loop.run_in_executor(nullptr, fire_and_forget);
   trace("main returns");
   main_returned.count_down();
