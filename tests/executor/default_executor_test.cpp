@@ -161,5 +161,23 @@ TEST_F(DefaultExecutorTest, CloseDoesNotWaitForTheRunningCall) {
   EXPECT_TRUE(work.finished);
 }
 
+TEST_F(DefaultExecutorTest, CloseAfterATimedOutShutdownDoesNotWaitForTheThreads) {
+  BlockedWork work;
+  {
+    EventLoop loop;
+    loop.set_exception_handler([](EventLoop&, const ExceptionContext&) {});  // the timeout's warning
+    Future<void> call = loop.run_in_executor(nullptr, [&work] { work(); });
+    work.started.wait();
+    loop.run_until_complete(loop.shutdown_default_executor(0.001));
+    // asyncio's close() shuts the executor down without waiting: the helper
+    // thread still waits for the call, and close() would never return if it
+    // joined it.
+    loop.close();
+    EXPECT_FALSE(work.finished);
+    work.release.count_down();
+  }  // the loop's destructor joins the helper, which joined the worker
+  EXPECT_TRUE(work.finished);
+}
+
 }  // namespace
 }  // namespace looplab

@@ -1,7 +1,8 @@
 """CPython 3.13: shutdown_default_executor(timeout) waits at most `timeout`
 seconds for the default executor's threads; then it warns, shuts the
 executor down without waiting, and returns. The default executor is then
-gone for good. (3.12 awaits the threads' end whatever the timeout.)"""
+gone for good, and close() does not wait for the call either: it returns
+while the call still runs. (3.12 awaits the threads' end whatever the timeout.)"""
 import asyncio
 import threading
 
@@ -12,6 +13,7 @@ release = threading.Event()
 def blocking():
     started.set()
     release.wait()
+    print("the call returns")
 
 
 async def main():
@@ -24,10 +26,10 @@ async def main():
         loop.run_in_executor(None, print, "never")
     except RuntimeError as error:
         print(f"RuntimeError: {error}")
-    release.set()
 
 
 loop = asyncio.new_event_loop()
 loop.run_until_complete(main())
 loop.close()
-print("closed")
+print("closed; the call still runs")
+release.set()

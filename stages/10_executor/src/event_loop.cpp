@@ -445,10 +445,10 @@ void EventLoop::close() {
   forget_timers();
   forget_io();
   ready_.clear();  // dropped, not run
-  // asyncio: the default executor is told to shut down, without waiting.
+  // asyncio: the default executor is told to shut down, without waiting
+  // (for its threads, or for a timed-out shutdown's helper: ~EventLoop joins).
   executor_shutdown_called_ = true;
   retire_default_executor();
-  join_executor_shutdown_threads();
 }
 
 // ---- executors ----------------------------------------------------------
@@ -507,7 +507,7 @@ Coro<void> EventLoop::shutdown_default_executor(std::optional<double> timeout_se
       timed_out = true;
     }
     if (timed_out) {
-      // The helper thread goes on waiting; close() joins it.
+      // The helper thread goes on waiting; the loop's destructor joins it.
       warn_executor_not_joined(*timeout_seconds);
       if (default_executor_) default_executor_->shutdown(/*wait=*/false);
       co_return;

@@ -586,7 +586,7 @@ class EventLoop {
   // Executors the loop let go of without waiting (close(), a replaced
   // default): their threads are joined when the loop is destroyed.
   std::vector<std::shared_ptr<concurrent::ThreadPoolExecutor>> retired_executors_;
-  // shutdown_default_executor()'s helper threads, joined at close().
+  // shutdown_default_executor()'s helper threads, joined when the loop is destroyed.
   std::vector<std::thread> executor_shutdown_threads_;
   // [loop_state]
 };
