@@ -98,7 +98,11 @@ autograder:
 	tools/assignment autograder $(STAGE) build/autograder-$(STAGE) $(if $(HIDDEN),--hidden $(HIDDEN))
 
 CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build/')
-TIDY_SOURCES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/assignment/lab/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
+TIDY_CANDIDATES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/assignment/lab/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
+# A stage repeats most of its parent's files word for word (tools/stage keeps
+# the copies identical): clang-tidy reads each distinct file once, in the
+# newest stage that holds it (177 files, 70 distinct, at stage 10).
+TIDY_SOURCES = $(shell printf '%s\n' $(TIDY_CANDIDATES) | sort -r | xargs md5sum | awk '!seen[$$1]++ {print $$2}' | sort)
 
 # One formatting and lint configuration for every stage. clang-tidy reads the clang build's compile commands.
 PY_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.py' | grep -v '^build/')
