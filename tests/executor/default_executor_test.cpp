@@ -165,7 +165,8 @@ TEST_F(DefaultExecutorTest, CloseAfterATimedOutShutdownDoesNotWaitForTheThreads)
   BlockedWork work;
   {
     EventLoop loop;
-    loop.set_exception_handler([](EventLoop&, const ExceptionContext&) {});  // the timeout's warning
+    loop.set_exception_handler(
+        [](EventLoop&, const ExceptionContext&) {});  // the timeout's warning
     Future<void> call = loop.run_in_executor(nullptr, [&work] { work(); });
     work.started.wait();
     loop.run_until_complete(loop.shutdown_default_executor(0.001));
