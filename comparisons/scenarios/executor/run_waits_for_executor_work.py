@@ -34,11 +34,13 @@ async def waiter():
 
 async def main():
     loop = asyncio.get_running_loop()
-    asyncio.create_task(waiter())
+    task = asyncio.create_task(waiter())
     await asyncio.sleep(0)
     # Once the call runs, cancelling its future cannot stop it; while it still
-    # waits in the pool's queue, it could (and then it would never run).
-    abandoned_started.wait()
+    # waits in the pool's queue, it could (and then it would never run). A
+    # waiter already done could not submit it: then it will never start.
+    if not task.done():
+        abandoned_started.wait()
     loop.run_in_executor(None, fire_and_forget)
     print("main returns")
     main_returned.set()
