@@ -307,6 +307,29 @@ def prepare_tree(trusted, submission, work, config, hidden=None):
     return tree
 
 
+def targets_running(build, only):
+    """["--target", ...]: the programs that run the tests `only` names, when a
+    build there already listed them all (a regrade); [] (everything) otherwise.
+    The reference pass reruns a few tests: building only their programs
+    spares relinking, or recompiling after a header changed, every other one."""
+    if only is None or not (build / "CTestTestfile.cmake").is_file():
+        return []
+    listing = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, capture_output=True, text=True)
+    if listing.returncode != 0:
+        return []
+    # A test's programs are the build's binaries its command names (a scenario
+    # runs a Python checker with --binary scenarios_sNN), each a target of
+    # the same name; a test that names none leaves the choice to a full build.
+    programs = {}
+    for test in json.loads(listing.stdout)["tests"]:
+        programs[test["name"]] = {Path(arg).name for arg in test.get("command") or []
+                                  if Path(arg).parent == build / "bin"}
+    if not set(only) <= set(programs) or not all(programs[name] for name in only):
+        return []
+    needed = set().union(*(programs[name] for name in only))
+    return ["--target"] + sorted(needed) if needed else []
+
+
 def test_labels(build):
     listing = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, capture_output=True,
                              text=True, check=True)
@@ -367,7 +390,8 @@ def grade(trusted, submission, work, json_path=None, quiet=False, hidden=None, o
     configure = ["cmake", "-S", str(tree), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
                  "-DLOOPLAB_SANITIZE=address,undefined", "-DLOOPLAB_BUILD_BENCH=OFF",
                  f"-DLOOPLAB_HIDDEN_TESTS={hidden_dir}"]
-    built = run(configure, tree, log) == 0 and run(["cmake", "--build", str(build)], tree, log) == 0
+    built = (run(configure, tree, log) == 0
+             and run(["cmake", "--build", str(build)] + targets_running(build, only), tree, log) == 0)
     groups = {name: [] for name in WEIGHTS}
     if built:
         junit = build / "junit.xml"
