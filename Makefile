@@ -119,7 +119,8 @@ lint:
 format:
 	clang-format -i $(CXX_SOURCES)
 
-# The book: lint the snippet markers, build and run the demos (build/book-demos),
+# The book: lint the snippet markers, build and run the demos (in build/release
+# if make report made it, else build/book-demos),
 # generate diffs and benchmark tables (from build/report if `make report` ran),
 # then Doxygen, which must not warn. Not part of `make test`. Two editions from
 # the same sources: the reader's (default) and the course edition, which shows

@@ -18,7 +18,7 @@ Commands:
                   \\snippet in book/; every \\snippet names an existing file and
                   marker; every placeholder is known; chapters follow the
                   template; assignment pages hold no Doxygen command
-  build           lint; build the demos (build/book-demos) and save their
+  build           lint; build the demos (build/release or build/book-demos) and save their
                   output, and the output of the programs the pages show
                   running (an example program marked `// book: run at build
                   time`, each of book/examples/*.py); generate each chapter's diff, its benchmark table and
@@ -68,7 +68,7 @@ The code, one job per module (tools/looplab_tools/book/):
   pages.py             the pages: reading them, their reading order, writing them
                        with the placeholders replaced and the navigation added
   lint.py              the lint command
-  demos.py             the demos' output (build/book-demos), and the book's programs'
+  demos.py             the demos' output (build/release or build/book-demos), and the book's programs'
   diffs.py             @STAGE_DIFF(NN)@
   report_data.py       what the book reads from the benchmark report (build/report)
   benchmarks.py        @BENCHMARKS(NN)@: the chapter's workloads, with or without a report

@@ -11,6 +11,7 @@ ANSWER_KEY_TITLE = "Answer key: chapter"  # how each of them starts
 # course edition shows each region a student writes as the student's task.
 EDITIONS = {"reader": ROOT / "build" / "book", "course": ROOT / "build" / "book-course"}
 DEMO_BUILD = ROOT / "build" / "book-demos"
+RELEASE_BUILD = ROOT / "build" / "release"  # make report's
 REPORT = ROOT / "build" / "report"
 # The reference report committed with the book (`make reference-report`):
 # its figures fill the benchmark sections when no local report exists.

@@ -1,6 +1,6 @@
 """What the pages show that a program printed, run when the book is built.
 
-- Every stage's demo, built in build/book-demos and run; its output saved for
+- Every stage's demo, built (build/release, else build/book-demos) and run; its output saved for
   the chapter's \\verbinclude demo_sNN.txt.
 - The programs that measure what a chapter claims: an example program under
   examples/<group>/ that carries the line `// book: run at build time` is
@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from looplab_tools.book.config import DEMO_BUILD, ROOT, BookError, rel
+from looplab_tools.book.config import DEMO_BUILD, RELEASE_BUILD, ROOT, BookError, rel
 from looplab_tools.book.sources import features, stages
 
 BOOK_EXAMPLES = Path("book") / "examples"      # the book's own Python programs, under the root
@@ -122,15 +122,28 @@ def run_program(program, generated, demo_build=DEMO_BUILD, python=None):
     return output
 
 
+def demo_build_dir():
+    """Where the demos are built: `make report`'s build/release if there is
+    one (the same optimised code, every demo and example program in it, and
+    built already when the book follows the report, as in CI), else
+    build/book-demos, configured without tests or benchmarks."""
+    cache = RELEASE_BUILD / "CMakeCache.txt"
+    if cache.is_file() and "CMAKE_BUILD_TYPE:STRING=Release\n" in cache.read_text():
+        return RELEASE_BUILD
+    return DEMO_BUILD
+
+
 def build_demos(edition):
-    """Build every stage's demo and the example programs in build/book-demos;
+    """Build every stage's demo and the example programs (demo_build_dir());
     save what each demo and each of the book's programs prints in the
     edition's generated/ folder."""
-    run(["nice", "cmake", "-S", ".", "-B", rel(DEMO_BUILD), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-         "-DLOOPLAB_BUILD_TESTS=OFF", "-DLOOPLAB_BUILD_BENCH=OFF"], edition, stdout=subprocess.DEVNULL)
-    run(["nice", "cmake", "--build", rel(DEMO_BUILD)], edition)
+    demo_build = demo_build_dir()
+    if demo_build != RELEASE_BUILD:
+        run(["nice", "cmake", "-S", ".", "-B", rel(demo_build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+             "-DLOOPLAB_BUILD_TESTS=OFF", "-DLOOPLAB_BUILD_BENCH=OFF"], edition, stdout=subprocess.DEVNULL)
+    run(["nice", "cmake", "--build", rel(demo_build)], edition)
     for number in stages():
-        demo = DEMO_BUILD / "bin" / f"demo_s{number:02d}"
+        demo = demo_build / "bin" / f"demo_s{number:02d}"
         if not demo.is_file():
             continue
         try:
@@ -146,7 +159,7 @@ def build_demos(edition):
     for program in book_programs():
         if program.is_python and python is None:
             python = python_interpreter()
-        output = run_program(program, edition.generated, python=python)
-        ran = python if program.is_python else rel(DEMO_BUILD / "bin" / program.binary)
+        output = run_program(program, edition.generated, demo_build, python=python)
+        ran = python if program.is_python else rel(demo_build / "bin" / program.binary)
         edition.say(f"{rel(program.source)} ({ran}) -> {rel(edition.generated / program.output)} "
                     f"({len(output.splitlines())} lines)")
