@@ -20,6 +20,7 @@
 #include "looplab/context.hpp"
 #include "looplab/plumbing/block_pool.hpp"
 #include "looplab/plumbing/callback.hpp"
+#include "looplab/plumbing/handoff_pool.hpp"
 #include "looplab/plumbing/ref.hpp"
 #include "looplab/plumbing/source_location.hpp"
 
@@ -89,11 +90,14 @@ class ThreadsafeHandleState final : public HandleState {
   }
   void cancel() noexcept override { mark_cancelled(); }
 
-  // Made on one thread and freed on another: malloc's own per-thread caches
-  // handle that; the BlockPool would move every block to the loop's thread.
-  static void* operator new(std::size_t size) { return ::operator new(size); }
-  static void operator delete(void* block) noexcept { ::operator delete(block); }
+  // Made on one thread and freed on another: the BlockPool would pile every
+  // block up on the loop's thread; the HandoffPool carries them back.
+  static void* operator new(std::size_t size) { return HandoffPool::allocate(size); }
+  static void operator delete(void* block, std::size_t size) noexcept {
+    HandoffPool::deallocate(block, size);
+  }
 };
+static_assert(sizeof(ThreadsafeHandleState) <= HandoffPool::kBlockSize);
 // [threadsafe_handle_state]
 
 /// What call_soon() returns: a reference to a scheduled callback.
