@@ -64,6 +64,10 @@ GROUP_SELECTION = {
 # Gradescope shows hidden tests to the student only once the grades are published.
 VISIBILITY = {"hidden": "after_published"}
 TEST_TIMEOUT_SECONDS = 60
+# Tests the grader neither runs nor scores: the Python twins' own checks
+# against CPython, and the tools' unit tests.
+UNGRADED_LABELS = {"cpython", "tools"}
+NOT_BUILT = "_NOT_BUILT"
 # A stubbed starter, graded from scratch on two cores, must finish within
 # this, well inside a grading platform's time limit (on
 # this project's 2-core CI machine: assignment 04 in about 100 s, the
@@ -307,41 +311,46 @@ def prepare_tree(trusted, submission, work, config, hidden=None):
     return tree
 
 
-def targets_running(build, only):
-    """["--target", ...]: the programs that run the tests `only` names, when a
-    build there already listed them all (a regrade); [] (everything) otherwise.
-    The reference pass reruns a few tests: building only their programs
-    spares relinking, or recompiling after a header changed, every other one."""
-    if only is None or not (build / "CTestTestfile.cmake").is_file():
-        return []
-    listing = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, capture_output=True, text=True)
-    if listing.returncode != 0:
-        return []
-    # A test's programs are the build's binaries its command names (a scenario
-    # runs a Python checker with --binary scenarios_sNN), each a target of
-    # the same name; a test that names none leaves the choice to a full build.
-    programs = {}
-    for test in json.loads(listing.stdout)["tests"]:
-        programs[test["name"]] = {Path(arg).name for arg in test.get("command") or []
-                                  if Path(arg).parent == build / "bin"}
-    if not set(only) <= set(programs) or not all(programs[name] for name in only):
-        return []
-    needed = set().union(*(programs[name] for name in only))
-    return ["--target"] + sorted(needed) if needed else []
-
-
-def test_labels(build):
+def listed_tests(build):
+    """ctest's own listing of the build's tests (--show-only=json-v1), in its order."""
     listing = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, capture_output=True,
                              text=True, check=True)
-    # Every test, in ctest's order (its numbers, which grade() selects by),
-    # those without labels too.
+    return json.loads(listing.stdout)["tests"]
+
+
+def test_labels(tests):
+    """{test: labels} of a listing, every test in ctest's order (its numbers,
+    which grade() selects by), those without labels too."""
     labels = {}
-    for test in json.loads(listing.stdout)["tests"]:
+    for test in tests:
         labels[test["name"]] = set()
         for prop in test.get("properties", []):
             if prop["name"] == "LABELS":
                 labels[test["name"]] = set(prop["value"])
     return labels
+
+
+def targets_running(build, tests, names):
+    """["--target", ...]: the programs that run the tests `names` of the
+    listing `tests`; [] (everything) if one of them names none. Grading
+    builds nothing else: not the demo or the examples, which no test runs,
+    and in the reference pass not the programs of tests it does not rerun
+    (stage 10's regions are in headers: every test binary would recompile)."""
+    # A test's programs are the build's binaries its command names (a scenario
+    # runs a Python checker with --binary scenarios_sNN), each a target of
+    # the same name. Before its first build, a test binary's tests are one
+    # placeholder, TARGET_NOT_BUILT, with no command (CMake's GoogleTest module).
+    programs = {}
+    for test in tests:
+        name = test["name"]
+        programs[name] = {Path(arg).name for arg in test.get("command") or []
+                          if Path(arg).parent == build / "bin"}
+        if not test.get("command") and name.endswith(NOT_BUILT):
+            programs[name] = {name.removesuffix(NOT_BUILT)}
+    if not set(names) <= set(programs) or not all(programs[name] for name in names):
+        return []
+    needed = set().union(*(programs[name] for name in names))
+    return ["--target"] + sorted(needed) if needed else []
 
 
 def group_of(labels, stage_number):
@@ -390,13 +399,18 @@ def grade(trusted, submission, work, json_path=None, quiet=False, hidden=None, o
     configure = ["cmake", "-S", str(tree), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
                  "-DLOOPLAB_SANITIZE=address,undefined", "-DLOOPLAB_BUILD_BENCH=OFF",
                  f"-DLOOPLAB_HIDDEN_TESTS={hidden_dir}"]
-    built = (run(configure, tree, log) == 0
-             and run(["cmake", "--build", str(build)] + targets_running(build, only), tree, log) == 0)
+    built = run(configure, tree, log) == 0
+    if built:
+        # Build what the graded tests run, as CMake lists them before the build.
+        tests = listed_tests(build)
+        graded = only if only is not None else [name for name, labels in test_labels(tests).items()
+                                                if not labels & UNGRADED_LABELS]
+        built = run(["cmake", "--build", str(build)] + targets_running(build, tests, graded), tree, log) == 0
     groups = {name: [] for name in WEIGHTS}
     if built:
+        listed = test_labels(listed_tests(build))  # the tests the build discovered in its binaries
         junit = build / "junit.xml"
-        listed = test_labels(build)
-        selection = ["-LE", "cpython|tools"]
+        selection = ["-LE", "|".join(sorted(UNGRADED_LABELS))]
         if only is not None:
             # ctest numbers its tests in the order it lists them, from 1; "0,0,0," runs
             # only the numbers that follow (a blank range would run them all). Not
