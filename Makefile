@@ -17,6 +17,7 @@ help:
 	@echo "make test          everything CI checks: stage copies, lint, g++ ASan+UBSan, clang, TSan, exports"
 	@echo "make report        benchmarks against CPython asyncio and uvloop -> build/report/index.html"
 	@echo "make report QUICK=1  a short version of the report"
+	@echo "make report STAGES=09,10  only those stages, on the workloads each introduces"
 	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
 	@echo "make assignment STAGE=NN [OUT=dir] [LAB=0]  write the starter project of assignment NN"
 	@echo "                   (LAB=0: without its extension lab)"
@@ -145,19 +146,28 @@ report:
 	@grep -q '^CMAKE_BUILD_TYPE:STRING=Release$$' build/release/CMakeCache.txt || \
 	  { echo "report: build/release is not a Release build (stale cache?): rm -rf build/release and run again"; exit 1; }
 	cmake --build --preset release
-	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick)
+	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick) \
+	  $(if $(STAGES),--stages $(STAGES))
 	@echo "report: build/report/index.html and build/report/report.md"
 
 # The book's reference figures, used where no local report exists: copied
 # from a full `make report` (run it on a quiet machine first). Data only:
-# the summaries, the header (date, machine) and the charts.
+# the summaries, the header (date, machine) and the charts. A run of some
+# stages (`make report STAGES=09,10`) is merged into it instead: its
+# workloads' figures replace theirs, the rest stays as the full run measured it.
 reference-report:
 	@test -f build/report/header.json || { echo "reference-report: run make report first"; exit 1; }
 	@grep -q '"mode": "full' build/report/header.json || \
 	  { echo "reference-report: build/report is a QUICK=1 run: run a full make report"; exit 1; }
-	rm -rf book/reference-report && mkdir -p book/reference-report
-	cp build/report/summary.json build/report/implementations.json build/report/header.json book/reference-report/
-	cp -r build/report/charts book/reference-report/
+	@if grep -q '"stages":' build/report/header.json; then \
+	  cd comparisons && $(REPORT_PYTHON) -c 'import sys; from pathlib import Path; \
+	    from looplab_report.partial import merge_into_reference; \
+	    print("\n".join(merge_into_reference(Path("../build/report"), Path("../book/reference-report"))))'; \
+	else \
+	  rm -rf book/reference-report && mkdir -p book/reference-report && \
+	  cp build/report/summary.json build/report/implementations.json build/report/header.json book/reference-report/ && \
+	  cp -r build/report/charts book/reference-report/; \
+	fi
 
 # kqueue against a real implementation (on Linux, libkqueue found by pkg-config;
 # PKG_CONFIG_PATH may point at one installed anywhere): the newest stage built

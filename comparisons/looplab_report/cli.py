@@ -82,7 +82,7 @@ from typing import Optional
 
 import pythons
 from looplab_report import charts, discover, echo_plan, header, html, markdown, plan, record, run
-from looplab_report import summary, targets
+from looplab_report import partial, summary, targets
 from looplab_report.model import Report, Results
 
 FULL_REPETITIONS = 5
@@ -99,6 +99,10 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
                         help="smoke test: small batches, one repetition, short C++ min time")
     parser.add_argument("--python", default=None,
                         help="CPython for the asyncio twins (default: newest >= 3.12, or $PYTHON)")
+    parser.add_argument("--stages", default=None, metavar="NN,NN",
+                        help="a partial run: only these stages, each on the workloads of the groups "
+                             "it introduces, with their twins and native programs "
+                             "(make reference-report merges it into the book's reference)")
     parser.add_argument("--repetitions", type=int, default=None,
                         help=f"repetitions per benchmark (default {FULL_REPETITIONS}; 1 with --quick)")
     args = parser.parse_args(argv)
@@ -106,6 +110,11 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
         args.repetitions = 1 if args.quick else FULL_REPETITIONS
     if args.repetitions < 1:
         parser.error("--repetitions must be at least 1")
+    if args.stages is not None:
+        try:
+            args.stages = partial.parse_stages(args.stages)
+        except ValueError as error:
+            parser.error(str(error))
     return args
 
 
@@ -137,10 +146,15 @@ def measure(args: argparse.Namespace, newest, uvloop_host, raw_dir: Path,
         results.warnings.append("No interpreter here can import uvloop: uvloop was not measured.")
     python_impls = discover.python_implementations(newest, uvloop_host)
     native = discover.native_implementations(args.build_dir, results)
-    jobs = plan.plan_jobs(cpp, discover.find_twins(), python_impls, raw_dir,
-                          args.quick, args.repetitions, results, native)
-    tcp_jobs = echo_plan.plan_tcp_echo(args.build_dir, python_impls, raw_dir,
-                                       args.quick, args.repetitions, results)
+    twins, filters = discover.find_twins(), {}
+    tcp_echo = True
+    if args.stages:
+        cpp, filters, twins, native, groups = partial.select(args.stages, cpp, twins, native)
+        tcp_echo = bool(groups & {"pollers", "tasks"})  # the chapters that show the echo servers
+    jobs = plan.plan_jobs(cpp, twins, python_impls, raw_dir,
+                          args.quick, args.repetitions, results, native, filters)
+    tcp_jobs = (echo_plan.plan_tcp_echo(args.build_dir, python_impls, raw_dir,
+                                        args.quick, args.repetitions, results) if tcp_echo else [])
     run.run_all(jobs + tcp_jobs, results)
     record.add_twin_rows_to_coro_tables(results)
     record.sort_implementations(results)
@@ -151,6 +165,8 @@ def measure(args: argparse.Namespace, newest, uvloop_host, raw_dir: Path,
         results.warnings.append(pgo_warning)
     rows = header.environment(args.build_dir, args.quick, args.repetitions, python_impls)
     rows.append(("Python gc", header.python_gc_text(results)))
+    if args.stages:
+        rows.append(("stages", ", ".join(f"{stage:02d}" for stage in args.stages)))
     return rows + header.program_rows(native, tcp_jobs)
 
 

@@ -35,8 +35,10 @@ class Job:
 
 
 def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
-                  repetitions: int, results: Results) -> list[Job]:
-    """One run of each stage's bench_sNN, with Google Benchmark's own repetitions."""
+                  repetitions: int, results: Results,
+                  filters: Optional[dict[int, str]] = None) -> list[Job]:
+    """One run of each stage's bench_sNN, with Google Benchmark's own
+    repetitions; of the benchmarks `filters` names for its stage, if given."""
     jobs = []
     for stage, binary in cpp:
         impl = stage_implementation(stage)
@@ -47,6 +49,8 @@ def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
                    "--benchmark_report_aggregates_only=false"]
         if quick:
             command.append("--benchmark_min_time=0.01")
+        if filters and stage in filters:
+            command.append(f"--benchmark_filter={filters[stage]}")
         jobs.append(Job(impl, f"c++ {binary.name}", command, raw, CPP_TIMEOUT_S))
     return jobs
 
@@ -113,7 +117,8 @@ def too_old_notes(not_run: dict[tuple[str, tuple[int, ...]], list[str]]) -> list
 def plan_jobs(cpp: Sequence[tuple[int, Path]], twins: list[Workload],
               python_impls: list[Implementation], raw_dir: Path,
               quick: bool, repetitions: int, results: Results,
-              native: Sequence[tuple[Implementation, Path]] = ()) -> list[Job]:
+              native: Sequence[tuple[Implementation, Path]] = (),
+              filters: Optional[dict[int, str]] = None) -> list[Job]:
     """The runs, in order: C++ binaries, the native C programs, then each
     workload under each Python loop.
 
@@ -121,7 +126,7 @@ def plan_jobs(cpp: Sequence[tuple[int, Path]], twins: list[Workload],
     machine (other load, clock changes) hits them alike, which keeps their
     ratios honest.
     """
-    jobs = plan_cpp_jobs(cpp, raw_dir, quick, repetitions, results)
+    jobs = plan_cpp_jobs(cpp, raw_dir, quick, repetitions, results, filters)
     jobs += plan_native_jobs(native, raw_dir, quick, repetitions, results)
     for impl in python_impls:
         results.impls[impl.id] = impl

@@ -122,18 +122,30 @@ def chapter_benchmarks(stage, report_dir, data):
         return no_report(stage, listed, f"The benchmark report in "
                          f"`{rel(report_dir)}` has no figures for stage {stage.num}'s "
                          "workloads.")
-    return "\n\n".join([report_intro(data), *parts, report_outro(data)])
+    return "\n\n".join([report_intro(data, number), *parts, report_outro(data)])
 
 
-def report_intro(data):
+def run_of(data, number):
+    """The header of the run that measured stage `number`: the report's own,
+    or that of a run of some stages merged into it (`make reference-report`)."""
+    for run in data.header.get("partial runs", []):
+        if number in {int(part) for part in run.get("stages", "").split(",") if part.strip()}:
+            return run
+    return data.header
+
+
+def report_intro(data, number):
     """Where the figures come from: the report (this machine's, or the
     reference committed with the book), its date, mode and machine."""
-    when = ", ".join(f"{key}: {data.header[key]}" for key in ("date", "mode") if key in data.header)
+    run = run_of(data, number)
+    when = ", ".join(f"{key}: {run[key]}" for key in ("date", "mode") if key in run)
+    if run is not data.header:
+        when += f"; a run of stages {run['stages']}, merged into it"
     which = ("the reference report committed with the book" if data.reference
              else "this machine's report")
     return (f"Nanoseconds per operation (median), from {which}, `{rel(data.report_dir)}`"
             + (f" ({md_cell(when)})" if when else "") + ". "
-            + (f"Machine: {md_cell(data.header['machine'])}. " if "machine" in data.header else "")
+            + (f"Machine: {md_cell(run['machine'])}. " if "machine" in run else "")
             + "Ratios are measured in the same run; the absolute times mean little on another machine.")
 
 
