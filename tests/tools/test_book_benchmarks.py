@@ -143,3 +143,44 @@ class BenchmarkFragmentTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NativesTargetsAndPartialRuns(unittest.TestCase):
+    """A native program's column, the stage's own targets, and the date of a
+    run of some stages merged into the reference (make reference-report)."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.report = Path(tmp.name) / "report"
+        (self.report / "charts").mkdir(parents=True)
+        summary = {"call_soon_batch": {"looplab_s01": 10.0, "cpython_asyncio": 1000.0, "libuv": 20.0},
+                   "_targets": [{"stage": 1, "value": 100.0, "text": "call_soon_batch: 100x: met"},
+                                {"stage": 2, "value": 1.0, "text": "another stage's"}]}
+        impls = {"looplab_s01": {"label": "looplab stage 01", "kind": "looplab"},
+                 "cpython_asyncio": {"label": "CPython 3.13.0 asyncio", "kind": "asyncio"},
+                 "libuv": {"label": "libuv 1.44.2 (C)", "kind": "native"}}
+        header = {"date": "2026-12-02", "mode": "full", "machine": "old",
+                  "partial runs": [{"stages": "01, 09", "date": "2026-12-03", "mode": "full", "machine": "new"}]}
+        for name, content in (("summary.json", summary), ("implementations.json", impls),
+                              ("header.json", header)):
+            (self.report / name).write_text(json.dumps(content))
+
+    def fragment(self):
+        data = read_report(self.report, self.report / "charts", reference=True)
+        return benchmarks.chapter_benchmarks(stages()[1], self.report, data)
+
+    def test_a_native_program_gets_a_column(self):
+        text = self.fragment()
+        self.assertIn("| libuv 1.44.2 (C) |", text.splitlines()[2])
+        self.assertIn("| 20.0: stage 01 2.0× faster |", text)
+
+    def test_only_the_stages_own_targets(self):
+        text = self.fragment()
+        self.assertIn("- call_soon_batch: 100x: met", text)
+        self.assertNotIn("another stage's", text)
+
+    def test_the_run_that_measured_the_stage_is_named(self):
+        text = self.fragment()
+        self.assertIn("(date: 2026-12-03, mode: full; a run of stages 01, 09, merged into it)", text)
+        self.assertIn("Machine: new.", text)

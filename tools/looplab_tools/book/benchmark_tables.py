@@ -22,6 +22,10 @@ def benchmark_table(stage, workloads, data):
     columns = [f"stage {stage.num}", "CPython asyncio", f"stage {stage.num} vs asyncio"]
     if uvloop_id:
         columns += ["uvloop", "uvloop vs asyncio (same interpreter)"]
+    # The programs in plain C that measured these workloads (libuv's, ...): a column each.
+    measured = [summary.get(name, {}) for name, _ in workloads if ours in summary.get(name, {})]
+    natives = [i for i, d in impls.items() if d.get("kind") == "native" and any(i in f for f in measured)]
+    columns += [impls[i]["label"] for i in natives]
     lines = ["| workload | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
     notes, charts = [], []
     for name, _ in workloads:
@@ -38,6 +42,9 @@ def benchmark_table(stage, workloads, data):
                 cells += [format_ns(figures[uvloop_id]), ratio_text(figures[uv_base] / figures[uvloop_id])]
             else:
                 cells += ["did not run", "n/a"]
+        for native in natives:
+            cells.append(f"{format_ns(figures[native])}: stage {stage.num} "
+                         f"{ratio_text(figures[native] / figures[ours])}" if native in figures else "n/a")
         lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
         note = impls[ours].get("notes", {}).get(name)
         if note and note not in SELECTOR_NAMES:  # a label that only names the selector is no caveat
@@ -50,6 +57,8 @@ def benchmark_table(stage, workloads, data):
     if uvloop_id:
         base = impls.get(uv_base, {}).get("label", uv_base)
         legend.append(f"*uvloop* is {impls[uvloop_id]['label']}, compared with {base} on the same interpreter")
+    if natives:
+        legend.append("a program in C says how much faster or slower stage " + stage.num + " is than it")
     out = [*lines, "", "In the columns, " + "; ".join(legend) + "."]
     if notes:
         out += ["", "What the benchmark says about itself (it does less than asyncio here):", "", *notes]
@@ -228,15 +237,16 @@ def echo_server_table(data, by_workload, counts):
 
 
 def targets_fragment(stage, data):
-    """The goals the report checks (summary.json's _targets), met or not."""
-    targets = [t for t in data.summary.get("_targets") or [] if t.get("text")]
+    """The goals this stage set (summary.json's _targets of its stage), met
+    or not, as the report checked them on its figures."""
+    targets = [t for t in data.summary.get("_targets") or []
+               if t.get("text") and t.get("stage") == stage.number and t.get("value") is not None]
     if not targets:
         return ""
     return "\n".join(["**Targets.** What the stage set out to reach, checked by the report on "
-                      "this run's figures:", ""]
+                      "these figures:", ""]
                      + [f"- {md_cell(t['text'])}" for t in targets])
 
 
 EXTRA_FRAGMENTS = {"backends": backend_table, "fd_scaling": fd_scaling_fragment,
-                   "tcp_echo": tcp_echo_fragment, "tcp_echo_coro": tcp_echo_coro_fragment,
-                   "targets": targets_fragment}
+                   "tcp_echo": tcp_echo_fragment, "tcp_echo_coro": tcp_echo_coro_fragment}

@@ -3,7 +3,7 @@ the benchmark report, or, without a report, the workloads and how to measure the
 import re
 import shutil
 
-from looplab_tools.book.benchmark_tables import EXTRA_FRAGMENTS, benchmark_table, variants_table
+from looplab_tools.book.benchmark_tables import EXTRA_FRAGMENTS, benchmark_table, targets_fragment, variants_table
 from looplab_tools.book.config import REFERENCE_REPORT, ROOT, rel
 from looplab_tools.book.describe import benchmark_comment, first_docstring_line, md_cell
 from looplab_tools.book.report_data import read_report_or_reference
@@ -35,9 +35,10 @@ def workloads_of(group):
 # What the report measures besides the workloads of its tables, and the group
 # whose chapter shows it: the group that brought what it measures. (The
 # selector backends come with chapter 4's group: its chapter shows chapter 3's
-# workloads once per backend next to the plain-C floors, the targets the
-# stage set itself, the fd_scaling series and the TCP echo servers.)
-REPORT_EXTRAS = {"pollers": ("backends", "fd_scaling", "tcp_echo", "targets"),
+# workloads once per backend next to the plain-C floors, the fd_scaling
+# series and the TCP echo servers.) Every chapter also lists the targets its
+# stage set, met or not.
+REPORT_EXTRAS = {"pollers": ("backends", "fd_scaling", "tcp_echo"),
                  # Chapter 6's coroutine echo server, next to asyncio's streams server.
                  "tasks": ("tcp_echo_coro",)}
 # How the fallback (no report) lists each extra: [(workload, what one operation is)].
@@ -122,6 +123,9 @@ def chapter_benchmarks(stage, report_dir, data):
         return no_report(stage, listed, f"The benchmark report in "
                          f"`{rel(report_dir)}` has no figures for stage {stage.num}'s "
                          "workloads.")
+    targets = targets_fragment(stage, data)  # the goals this stage set, met or not
+    if targets:
+        parts.append(targets)
     return "\n\n".join([report_intro(data, number), *parts, report_outro(data)])
 
 
