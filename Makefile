@@ -140,9 +140,11 @@ book-check:
 	tools/book build --edition course
 	tools/book check-browser --edition course
 
+# QUICK=1 smokes every benchmark once: an older stage's bench_sNN then holds
+# only the groups it introduces (the newest has all), half the build.
 report:
 	@tools/install-deps report
-	cmake --preset release
+	cmake --preset release -DLOOPLAB_BENCH_GROUPS=$(if $(QUICK),introduced,all)
 	@# A cache CMake had to delete and re-run (a compiler changed) loses the preset's
 	@# values: refuse to benchmark a build that is not optimised.
 	@grep -q '^CMAKE_BUILD_TYPE:STRING=Release$$' build/release/CMakeCache.txt || \
