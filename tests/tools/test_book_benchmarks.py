@@ -184,3 +184,18 @@ class NativesTargetsAndPartialRuns(unittest.TestCase):
         text = self.fragment()
         self.assertIn("(date: 2026-12-03, mode: full; a run of stages 01, 09, merged into it)", text)
         self.assertIn("Machine: new.", text)
+
+
+class PartialLocalRun(unittest.TestCase):
+    def test_chapters_a_run_of_some_stages_left_out_show_the_reference(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            local = tmp / "report"
+            local.mkdir()
+            (local / "summary.json").write_text(json.dumps({"other_workload": {"looplab_s09": 1.0}}))
+            (local / "implementations.json").write_text(json.dumps(
+                {"looplab_s09": {"label": "looplab stage 09", "kind": "looplab"}}))
+            (local / "header.json").write_text(json.dumps({"date": "today", "stages": "09"}))
+            fragments = benchmarks.generate_benchmarks(local, Edition("reader", tmp / "out"), reference_dir=FIXTURE)
+            self.assertIn("from the reference report committed with the book", fragments[1])
+            self.assertIn("| `call_soon_batch` | 79.4 |", fragments[1])

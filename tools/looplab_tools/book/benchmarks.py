@@ -6,7 +6,7 @@ import shutil
 from looplab_tools.book.benchmark_tables import EXTRA_FRAGMENTS, benchmark_table, targets_fragment, variants_table
 from looplab_tools.book.config import REFERENCE_REPORT, ROOT, rel
 from looplab_tools.book.describe import benchmark_comment, first_docstring_line, md_cell
-from looplab_tools.book.report_data import read_report_or_reference
+from looplab_tools.book.report_data import read_report, read_report_or_reference
 from looplab_tools.book.sources import groups_since, stages
 
 
@@ -83,9 +83,16 @@ def generate_benchmarks(report_dir, edition, reference_dir=REFERENCE_REPORT):
     shutil.rmtree(charts_out, ignore_errors=True)  # charts of an older report must not linger
     charts_out.mkdir(parents=True)
     data = read_report_or_reference(report_dir, reference_dir, charts_out)
+    # This machine's run of some stages (make report STAGES=...) measured
+    # only those: the other chapters show the reference's figures.
+    partial = data is not None and not data.reference and "stages" in data.header
+    reference = read_report(reference_dir, charts_out, reference=True) if partial else None
     fragments = {}
     for number, stage in stages().items():
-        fragments[number] = chapter_benchmarks(stage, report_dir, data)
+        chosen = data
+        if reference is not None and f"looplab_s{number:02d}" not in data.impls:
+            chosen = reference
+        fragments[number] = chapter_benchmarks(stage, report_dir if chosen is data else reference_dir, chosen)
         (edition.generated / f"benchmarks_{number:02d}.md").write_text(fragments[number] + "\n")
     return fragments
 
