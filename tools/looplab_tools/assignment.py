@@ -355,8 +355,8 @@ def targets_running(build, tests, names):
 
 def group_of(labels, stage_number):
     """Which scored group a test belongs to, or None if it is not scored."""
-    if "cpython" in labels:
-        return None  # checks the Python twin, not the student's code
+    if labels & UNGRADED_LABELS:
+        return None  # checks the Python twin or the tools, not the student's code
     if "hidden" in labels:
         return "hidden"
     if "lab" in labels:
