@@ -12,7 +12,7 @@ NPROC := $(shell nproc)
 # Tests run in parallel: none depends on timing (the virtual clock) or shares state.
 CTEST_FLAGS ?= --output-on-failure --parallel $(NPROC)
 
-.PHONY: help test report deps check-stages test-tools lint format build-dev test-dev test-clang test-tsan \
+.PHONY: help test report deps check-stages test-tools lint format build-dev test-dev test-newest test-clang test-tsan \
         test-export check-assignments assignment autograder book book-check reference-report check-kqueue clean
 
 help:
@@ -20,7 +20,7 @@ help:
 	@echo "make report        benchmarks against CPython asyncio and uvloop -> build/report/index.html"
 	@echo "make report QUICK=1  a short version of the report"
 	@echo "make report STAGES=09,10  only those stages, on the workloads each introduces"
-	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan)"
+	@echo "make test-dev      just the everyday build and its tests (g++, ASan+UBSan), every stage"
 	@echo "make assignment STAGE=NN [OUT=dir] [LAB=0]  write the starter project of assignment NN"
 	@echo "                   (LAB=0: without its extension lab)"
 	@echo "make autograder STAGE=NN [HIDDEN=dir]  Gradescope's autograder -> build/autograder-NN/autograder.zip"
@@ -39,7 +39,12 @@ deps:
 # Each stage exported alone is built and tested by check-assignments (the
 # reference of its assignment is that export, and must pass every test), so
 # test-export is not repeated here; it stays for checking an export by hand.
-test: deps check-stages test-dev test-clang lint test-tsan check-assignments
+# g++ with ASan+UBSan runs every stage's tests once: the newest stage's in
+# test-newest (they hold every group's tests, with the CPython twins and the
+# benchmark smoke), each older stage's in its assignment check, whose reference
+# pass builds that stage alone and runs all of its graded tests. test-dev, the
+# learner's build of every stage, would compile and run them all a second time.
+test: deps check-stages test-newest test-clang lint test-tsan check-assignments
 	@echo "make test: all checks passed"
 
 check-stages:
@@ -55,6 +60,11 @@ build-dev:
 
 test-dev: build-dev
 	ctest --preset dev $(CTEST_FLAGS)
+
+test-newest:
+	cmake --preset newest
+	cmake --build --preset newest
+	ctest --preset newest $(CTEST_FLAGS)
 
 # clang with ASan+UBSan: every stage's code is compiled, and the newest
 # stage's tests run (they hold every group's tests; g++ runs every stage's).
@@ -152,6 +162,9 @@ report:
 	cmake --build --preset release
 	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick) \
 	  $(if $(STAGES),--stages $(STAGES))
+	@# What the report does not run, once (make test builds only the newest stage's):
+	@# the labs' benchmarks and every stage's echo server under the echo client.
+	$(if $(QUICK),ctest --test-dir build/release --output-on-failure -R '\.lab\.bench_smoke|^comparisons\.tcp_echo_smoke')
 	@echo "report: build/report/index.html and build/report/report.md"
 
 # The book's reference figures, used where no local report exists: copied
