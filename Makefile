@@ -111,7 +111,7 @@ autograder:
 	tools/assignment autograder $(STAGE) build/autograder-$(STAGE) $(if $(HIDDEN),--hidden $(HIDDEN))
 
 CXX_SOURCES = $(shell git ls-files -co --exclude-standard -- '*.cpp' '*.hpp' | grep -v '^build/')
-TIDY_CANDIDATES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/assignment/lab/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp bench/*/*.cpp)
+TIDY_CANDIDATES = $(wildcard stages/*/src/*.cpp stages/*/src/plumbing/*.cpp stages/*/assignment/lab/src/*.cpp stages/*/demo/*.cpp common/src/*.cpp common/faults/*.cpp bench/*/*.cpp)
 # A stage repeats most of its parent's files word for word (tools/stage keeps
 # the copies identical): clang-tidy reads each distinct file once, in the
 # newest stage that holds it (177 files, 70 distinct, at stage 10).

@@ -180,6 +180,9 @@ function(looplab_add_stage stage_dir)
     looplab_stage_bench(${nn} "${bench_features}")
   endif()
   looplab_stage_lab("${stage_dir}" ${nn})
+  if(LOOPLAB_BUILD_TESTS AND stage_dir STREQUAL LOOPLAB_LATEST_STAGE_DIR)
+    looplab_stage_faults(${nn})
+  endif()
 endfunction()
 
 # looplab_sNN, everything the chapter teaches, and demo_sNN, its demo.
@@ -571,5 +574,64 @@ function(looplab_add_cpython_twins)
     add_test(NAME cpython.lab${nn}.${name}
              COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/comparisons/check_scenario.py cpython ${source})
     set_tests_properties(cpython.lab${nn}.${name} PROPERTIES LABELS "stage${nn};lab;cpython" TIMEOUT 120)
+  endforeach()
+endfunction()
+
+# Fault injection (common/faults/): the newest stage's library copied with its
+# system calls renamed to the looplab_faulty_* functions, and faults_sNN, the
+# socket and I/O tests (tests/futures, tests/io) and tests/faults linked
+# against that copy, run under several schedules. Only the loop's own calls
+# fail: the tests' helpers and GoogleTest call the real functions.
+function(looplab_stage_faults nn)
+  if(NOT TARGET looplab_faults OR NOT CMAKE_OBJCOPY)
+    message(STATUS "looplab: fault injection needs epoll and objcopy: not built here")
+    return()
+  endif()
+  set(library looplab_s${nn})
+  set(archive "${CMAKE_BINARY_DIR}/lib/liblooplab_s${nn}_faulty.a")
+  set(syms "${PROJECT_SOURCE_DIR}/common/faults/redefine.syms")
+  add_custom_command(OUTPUT "${archive}"
+                     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/lib"
+                     COMMAND ${CMAKE_OBJCOPY} --redefine-syms=${syms} $<TARGET_FILE:${library}> "${archive}"
+                     DEPENDS ${library} "${syms}"
+                     COMMENT "looplab_s${nn} with its system calls renamed for fault injection")
+  add_custom_target(${library}_faulty_archive DEPENDS "${archive}")
+  add_library(${library}_faulty INTERFACE)
+  add_dependencies(${library}_faulty ${library}_faulty_archive)
+  foreach(property INCLUDE_DIRECTORIES COMPILE_DEFINITIONS)
+    get_target_property(values ${library} INTERFACE_${property})
+    if(values)
+      set_property(TARGET ${library}_faulty APPEND PROPERTY INTERFACE_${property} "${values}")
+    endif()
+  endforeach()
+  get_target_property(dependencies ${library} INTERFACE_LINK_LIBRARIES)
+  if(NOT dependencies)
+    set(dependencies "")
+  endif()
+  target_link_libraries(${library}_faulty INTERFACE "${archive}" looplab_faults ${dependencies})
+
+  file(GLOB sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/faults/*_test.cpp"
+                                      "${PROJECT_SOURCE_DIR}/tests/futures/*_test.cpp"
+                                      "${PROJECT_SOURCE_DIR}/tests/io/*_test.cpp")
+  set(target faults_s${nn})
+  add_executable(${target} ${sources})
+  # looplab_faults again: an OBJECT library's objects reach only a target that links it directly.
+  target_link_libraries(${target} PRIVATE ${library}_faulty looplab_faults looplab_testing GTest::gtest_main)
+  target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+  looplab_test_batches(${target})
+  # Each schedule runs the whole binary once (its summary line counts the
+  # faults): EINTR and short sends, which must not show, on each selector.
+  set(schedules
+      "transparent.epoll|LOOPLAB_SELECTOR=epoll|seed=1,rate=0.3,kinds=eintr+short_send"
+      "transparent.select|LOOPLAB_SELECTOR=select|seed=2,rate=0.3,kinds=eintr+short_send"
+      "transparent.dense|LOOPLAB_SELECTOR=epoll|seed=3,rate=0.7,kinds=eintr+short_send")
+  foreach(schedule IN LISTS schedules)
+    string(REPLACE "|" ";" parts "${schedule}")
+    list(GET parts 0 name)
+    list(GET parts 1 selector)
+    list(GET parts 2 faults)
+    add_test(NAME s${nn}.faults.${name} COMMAND ${target})
+    set_tests_properties(s${nn}.faults.${name} PROPERTIES LABELS "stage${nn};faults" TIMEOUT 300
+                         ENVIRONMENT "${selector};LOOPLAB_FAULTS=${faults}")
   endforeach()
 endfunction()

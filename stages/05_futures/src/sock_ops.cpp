@@ -13,7 +13,17 @@
 namespace looplab {
 namespace {
 
-bool would_block(int error) { return error == EAGAIN || error == EWOULDBLOCK || error == EINTR; }
+bool would_block(int error) { return error == EAGAIN || error == EWOULDBLOCK; }
+
+// A system call a signal interrupted (EINTR) is made again at once, as
+// Python does since PEP 475: asyncio never sees it, and neither does a
+// caller here (waiting for readiness instead would cost a turn).
+template <typename SystemCall>
+auto retrying(SystemCall call) {
+  auto result = call();
+  while (result < 0 && errno == EINTR) result = call();
+  return result;
+}
 
 // asyncio checks this in debug mode only: a blocking socket would stop the
 // whole loop inside recv() or send(). A descriptor fcntl() cannot read is
@@ -65,7 +75,7 @@ Future<std::string> EventLoop::sock_recv(int fd, std::size_t max_bytes) {
     // would block.
     thread_local std::vector<char> buffer;
     if (buffer.size() < max_bytes) buffer.resize(max_bytes);
-    ssize_t n = ::recv(fd, buffer.data(), max_bytes, 0);
+    ssize_t n = retrying([&] { return ::recv(fd, buffer.data(), max_bytes, 0); });
     if (n < 0 && would_block(errno)) return false;  // not yet: wait for readiness
     if (n < 0) {
       fail(future, errno, "recv() failed");
@@ -93,8 +103,10 @@ Future<void> EventLoop::sock_sendall(int fd, std::string data) {
   auto try_send = [fd, sending, future]() {
     if (future.done()) return true;
     while (sending->sent < sending->data.size()) {
-      ssize_t n = ::send(fd, sending->data.data() + sending->sent,
-                         sending->data.size() - sending->sent, MSG_NOSIGNAL);
+      ssize_t n = retrying([&] {
+        return ::send(fd, sending->data.data() + sending->sent,
+                      sending->data.size() - sending->sent, MSG_NOSIGNAL);
+      });
       if (n < 0 && would_block(errno)) return false;  // the kernel's buffer is full
       if (n < 0) {
         fail(future, errno, "send() failed");
@@ -118,7 +130,8 @@ Future<int> EventLoop::sock_accept(int fd) {
   Future<int> future(*this);
   auto try_accept = [fd, future]() {
     if (future.done()) return true;
-    int connection = ::accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    int connection =
+        retrying([&] { return ::accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC); });
     if (connection < 0 && would_block(errno)) return false;
     if (connection < 0) {
       fail(future, errno, "accept() failed");
@@ -143,8 +156,9 @@ Future<void> EventLoop::sock_connect(int fd, const sockaddr* address, socklen_t 
     return future;
   }
   // asyncio waits on any BlockingIOError: EINPROGRESS for TCP, EAGAIN for a
-  // Unix socket whose listener's backlog is full.
-  if (errno != EINPROGRESS && errno != EALREADY && !would_block(errno)) {
+  // Unix socket whose listener's backlog is full; and on InterruptedError
+  // (EINTR), after which the connection goes on being made.
+  if (errno != EINPROGRESS && errno != EALREADY && errno != EINTR && !would_block(errno)) {
     fail(future, errno, "connect() failed");
     return future;
   }

@@ -1,0 +1,251 @@
+// The looplab_faulty_* functions that a fault-injection build's copy of the
+// stage library calls instead of the system's (faults.hpp says how).
+#include "looplab/testing/faults.hpp"
+
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace looplab::testing::faults {
+namespace {
+
+struct Schedule {
+  std::uint64_t seed = 0;
+  double rate = 0.0;
+  bool eintr = false;
+  bool eagain = false;
+  bool short_send = false;
+  bool short_recv = false;
+};
+
+[[noreturn]] void bad_setting(const std::string& why) {
+  std::fprintf(stderr, "LOOPLAB_FAULTS: %s (example: seed=7,rate=0.3,kinds=eintr+short_send)\n",
+               why.c_str());
+  std::abort();
+}
+
+Schedule read_schedule() {
+  Schedule schedule;
+  const char* text = std::getenv("LOOPLAB_FAULTS");
+  if (text == nullptr || *text == '\0') return schedule;
+  std::string rest = text;
+  while (!rest.empty()) {
+    std::size_t comma = rest.find(',');
+    std::string item = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    std::size_t equals = item.find('=');
+    if (equals == std::string::npos) bad_setting("'" + item + "' is not name=value");
+    std::string name = item.substr(0, equals);
+    std::string value = item.substr(equals + 1);
+    if (name == "seed") {
+      schedule.seed = std::strtoull(value.c_str(), nullptr, 10);
+    } else if (name == "rate") {
+      schedule.rate = std::strtod(value.c_str(), nullptr);
+      if (!(schedule.rate >= 0.0 && schedule.rate <= 1.0))
+        bad_setting("rate must be between 0 and 1");
+    } else if (name == "kinds") {
+      value += '+';
+      for (std::size_t start = 0, plus; (plus = value.find('+', start)) != std::string::npos;
+           start = plus + 1) {
+        std::string kind = value.substr(start, plus - start);
+        if (kind == "eintr") {
+          schedule.eintr = true;
+        } else if (kind == "eagain") {
+          schedule.eagain = true;
+        } else if (kind == "short_send") {
+          schedule.short_send = true;
+        } else if (kind == "short_recv") {
+          schedule.short_recv = true;
+        } else {
+          bad_setting("unknown kind '" + kind + "'");
+        }
+      }
+    } else {
+      bad_setting("unknown setting '" + name + "'");
+    }
+  }
+  return schedule;
+}
+
+const Schedule& schedule() {
+  static const Schedule the_schedule = read_schedule();
+  return the_schedule;
+}
+
+std::atomic<std::uint64_t> injected_count{0};
+std::atomic<int> pauses{0};
+std::atomic<int> threads_seen{0};
+
+// What fail_next() asked for, per call: the error and how many more times.
+struct Asked {
+  int error = 0;
+  int count = 0;
+};
+std::mutex asked_mutex;
+std::array<Asked, static_cast<std::size_t>(Call::kCount)> asked;
+std::atomic<bool> anything_asked{false};
+
+// splitmix64: a sequence per thread, from the seed and the thread's order of arrival.
+std::uint64_t next_random() {
+  thread_local std::uint64_t state = schedule().seed * 0x9E3779B97F4A7C15ULL +
+                                     static_cast<std::uint64_t>(threads_seen.fetch_add(1)) + 1;
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double next_fraction() {
+  return static_cast<double>(next_random() >> 11) / static_cast<double>(1ULL << 53);
+}
+
+int take_asked(Call call) {
+  if (!anything_asked.load(std::memory_order_acquire)) return 0;
+  std::lock_guard<std::mutex> lock(asked_mutex);
+  Asked& slot = asked[static_cast<std::size_t>(call)];
+  if (slot.count == 0) return 0;
+  --slot.count;
+  return slot.error;
+}
+
+enum class Fault { kNone, kEintr, kEagain, kShort };
+
+// What happens to this call: an asked-for error first, then the schedule.
+// `can_shorten`: the call moves more than one byte and its kind allows a prefix.
+Fault decide(Call call, bool can_shorten, int& error) {
+  if ((error = take_asked(call)) != 0)
+    return Fault::kEintr;  // an error before the call, like EINTR
+  const Schedule& s = schedule();
+  if (s.rate <= 0.0 || pauses.load(std::memory_order_relaxed) > 0) return Fault::kNone;
+  if (next_fraction() >= s.rate) return Fault::kNone;
+  bool may_eagain =
+      s.eagain && (call == Call::kRecv || call == Call::kSend || call == Call::kAccept);
+  std::array<Fault, 3> choices{};
+  std::size_t n = 0;
+  if (s.eintr) choices[n++] = Fault::kEintr;
+  if (may_eagain) choices[n++] = Fault::kEagain;
+  if (can_shorten) choices[n++] = Fault::kShort;
+  if (n == 0) return Fault::kNone;
+  Fault fault = choices[next_random() % n];
+  error = fault == Fault::kEintr ? EINTR : fault == Fault::kEagain ? EAGAIN : 0;
+  return fault;
+}
+
+std::size_t shorter(std::size_t length) {
+  return 1 + static_cast<std::size_t>(next_random() % (length - 1));
+}
+
+// A call that failed on purpose: errno set, -1 returned, counted.
+int failed(int error) {
+  injected_count.fetch_add(1, std::memory_order_relaxed);
+  errno = error;
+  return -1;
+}
+
+struct Summary {
+  ~Summary() {
+    if (std::getenv("LOOPLAB_FAULTS") == nullptr) return;
+    std::fprintf(stderr, "looplab faults: %llu injected\n",
+                 static_cast<unsigned long long>(injected_count.load()));
+    if (const char* log = std::getenv("LOOPLAB_FAULTS_LOG"); log != nullptr && *log != '\0') {
+      if (std::FILE* file = std::fopen(log, "a")) {
+        std::fprintf(file, "%llu\n", static_cast<unsigned long long>(injected_count.load()));
+        std::fclose(file);
+      }
+    }
+  }
+} summary;
+
+}  // namespace
+
+void fail_next(Call call, int error, int count) {
+  std::lock_guard<std::mutex> lock(asked_mutex);
+  asked[static_cast<std::size_t>(call)] = Asked{error, count};
+  anything_asked.store(true, std::memory_order_release);
+}
+
+std::uint64_t injected() { return injected_count.load(); }
+
+AskedOnly::AskedOnly() { pauses.fetch_add(1); }
+AskedOnly::~AskedOnly() {
+  std::lock_guard<std::mutex> lock(asked_mutex);
+  asked.fill(Asked{});
+  pauses.fetch_sub(1);
+}
+
+}  // namespace looplab::testing::faults
+
+using looplab::testing::faults::Call;
+using looplab::testing::faults::decide;
+using looplab::testing::faults::failed;
+using looplab::testing::faults::Fault;
+using looplab::testing::faults::shorter;
+
+extern "C" {
+
+ssize_t looplab_faulty_recv(int fd, void* buffer, size_t length, int flags) {
+  int error = 0;
+  Fault fault =
+      decide(Call::kRecv, length > 1 && looplab::testing::faults::schedule().short_recv, error);
+  if (fault == Fault::kShort) {
+    looplab::testing::faults::injected_count.fetch_add(1, std::memory_order_relaxed);
+    return ::recv(fd, buffer, shorter(length), flags);
+  }
+  if (fault != Fault::kNone) return failed(error);
+  return ::recv(fd, buffer, length, flags);
+}
+
+ssize_t looplab_faulty_send(int fd, const void* buffer, size_t length, int flags) {
+  int error = 0;
+  Fault fault =
+      decide(Call::kSend, length > 1 && looplab::testing::faults::schedule().short_send, error);
+  if (fault == Fault::kShort) {
+    looplab::testing::faults::injected_count.fetch_add(1, std::memory_order_relaxed);
+    return ::send(fd, buffer, shorter(length), flags);
+  }
+  if (fault != Fault::kNone) return failed(error);
+  return ::send(fd, buffer, length, flags);
+}
+
+ssize_t looplab_faulty_read(int fd, void* buffer, size_t length) {
+  int error = 0;
+  if (decide(Call::kRead, false, error) != Fault::kNone) return failed(error);
+  return ::read(fd, buffer, length);
+}
+
+ssize_t looplab_faulty_write(int fd, const void* buffer, size_t length) {
+  int error = 0;
+  if (decide(Call::kWrite, false, error) != Fault::kNone) return failed(error);
+  return ::write(fd, buffer, length);
+}
+
+int looplab_faulty_accept4(int fd, sockaddr* address, socklen_t* length, int flags) {
+  int error = 0;
+  if (decide(Call::kAccept, false, error) != Fault::kNone) return failed(error);
+  return ::accept4(fd, address, length, flags);
+}
+
+int looplab_faulty_epoll_wait(int epoll_fd, epoll_event* events, int max_events, int timeout) {
+  int error = 0;
+  if (decide(Call::kEpollWait, false, error) != Fault::kNone) return failed(error);
+  return ::epoll_wait(epoll_fd, events, max_events, timeout);
+}
+
+int looplab_faulty_select(int count, fd_set* readers, fd_set* writers, fd_set* errors,
+                          timeval* timeout) {
+  int error = 0;
+  if (decide(Call::kSelect, false, error) != Fault::kNone) return failed(error);
+  return ::select(count, readers, writers, errors, timeout);
+}
+
+}  // extern "C"
