@@ -619,19 +619,44 @@ function(looplab_stage_faults nn)
   target_link_libraries(${target} PRIVATE ${library}_faulty looplab_faults looplab_testing GTest::gtest_main)
   target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
   looplab_test_batches(${target})
-  # Each schedule runs the whole binary once (its summary line counts the
-  # faults): EINTR and short sends, which must not show, on each selector.
+  # Each schedule runs the binary once (its summary line counts the faults):
+  # EINTR and short sends, which must not show, on every test.
   set(schedules
       "transparent.epoll|LOOPLAB_SELECTOR=epoll|seed=1,rate=0.3,kinds=eintr+short_send"
       "transparent.select|LOOPLAB_SELECTOR=select|seed=2,rate=0.3,kinds=eintr+short_send"
-      "transparent.dense|LOOPLAB_SELECTOR=epoll|seed=3,rate=0.7,kinds=eintr+short_send")
+      "transparent.dense|LOOPLAB_SELECTOR=epoll|seed=3,rate=0.7,kinds=eintr+short_send"
+      # Every kind, short reads and false readiness too, on the tests that
+      # check only the bytes (tests/faults): nothing lost, nothing repeated.
+      "stream.epoll|LOOPLAB_SELECTOR=epoll|seed=4,rate=0.3,kinds=eintr+eagain+short_send+short_recv|StreamIntegrity.*"
+      "stream.select|LOOPLAB_SELECTOR=select|seed=5,rate=0.3,kinds=eintr+eagain+short_send+short_recv|StreamIntegrity.*"
+      "stream.io_uring|LOOPLAB_SELECTOR=io_uring|seed=6,rate=0.5,kinds=eintr+eagain+short_send+short_recv|StreamIntegrity.*")
   foreach(schedule IN LISTS schedules)
     string(REPLACE "|" ";" parts "${schedule}")
     list(GET parts 0 name)
     list(GET parts 1 selector)
     list(GET parts 2 faults)
-    add_test(NAME s${nn}.faults.${name} COMMAND ${target})
+    set(filter "*")
+    if(parts MATCHES "StreamIntegrity")
+      list(GET parts 3 filter)
+    endif()
+    add_test(NAME s${nn}.faults.${name} COMMAND ${target} --gtest_filter=${filter})
     set_tests_properties(s${nn}.faults.${name} PROPERTIES LABELS "stage${nn};faults" TIMEOUT 300
                          ENVIRONMENT "${selector};LOOPLAB_FAULTS=${faults}")
   endforeach()
+
+  # The differential tester's random programs (timers, callbacks, readers on
+  # socket pairs), with the loop's waits and its self-pipe interrupted: their
+  # traces must still be CPython's.
+  if(TARGET differential_s${nn})
+    get_target_property(differential_sources differential_s${nn} SOURCES)
+    math(EXPR number "${nn}")
+    add_executable(differential_faults_s${nn} ${differential_sources})
+    target_link_libraries(differential_faults_s${nn} PRIVATE ${library}_faulty looplab_faults)
+    add_test(NAME s${nn}.faults.differential
+             COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/differential/difftest.py
+                     --binary $<TARGET_FILE:differential_faults_s${nn}> --stage ${number} --count 500 --seed 17
+                     --out ${CMAKE_BINARY_DIR}/differential-faults)
+    set_tests_properties(s${nn}.faults.differential PROPERTIES LABELS "stage${nn};faults" TIMEOUT 300
+                         ENVIRONMENT "LOOPLAB_FAULTS=seed=7,rate=0.5,kinds=eintr")
+  endif()
 endfunction()
