@@ -629,7 +629,8 @@ function(looplab_stage_faults nn)
       # check only the bytes (tests/faults): nothing lost, nothing repeated.
       "stream.epoll|LOOPLAB_SELECTOR=epoll|seed=4,rate=0.3,kinds=eintr+eagain+short_send+short_recv|StreamIntegrity.*"
       "stream.select|LOOPLAB_SELECTOR=select|seed=5,rate=0.3,kinds=eintr+eagain+short_send+short_recv|StreamIntegrity.*"
-      "stream.io_uring|LOOPLAB_SELECTOR=io_uring|seed=6,rate=0.5,kinds=eintr+eagain+short_send+short_recv|StreamIntegrity.*")
+      "stream.io_uring|LOOPLAB_SELECTOR=io_uring|seed=6,rate=0.5,kinds=eintr+eagain+busy+short_send+short_recv|StreamIntegrity.*"
+      "transparent.io_uring|LOOPLAB_SELECTOR=io_uring|seed=8,rate=0.3,kinds=eintr+short_send")
   foreach(schedule IN LISTS schedules)
     string(REPLACE "|" ";" parts "${schedule}")
     list(GET parts 0 name)

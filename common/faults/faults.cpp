@@ -16,6 +16,8 @@
 #include <mutex>
 #include <string>
 
+#include "faults_internal.hpp"
+
 namespace looplab::testing::faults {
 namespace {
 
@@ -26,6 +28,7 @@ struct Schedule {
   bool eagain = false;
   bool short_send = false;
   bool short_recv = false;
+  bool busy = false;
 };
 
 [[noreturn]] void bad_setting(const std::string& why) {
@@ -66,6 +69,8 @@ Schedule read_schedule() {
           schedule.short_send = true;
         } else if (kind == "short_recv") {
           schedule.short_recv = true;
+        } else if (kind == "busy") {
+          schedule.busy = true;
         } else {
           bad_setting("unknown kind '" + kind + "'");
         }
@@ -118,27 +123,29 @@ int take_asked(Call call) {
   return slot.error;
 }
 
-enum class Fault { kNone, kEintr, kEagain, kShort };
+// What happens to a call: nothing, a failure with `error` before it is
+// made, or a transfer of fewer bytes than asked.
+enum class Fault { kNone, kFail, kShort };
 
-// What happens to this call: an asked-for error first, then the schedule.
-// `can_shorten`: the call moves more than one byte and its kind allows a prefix.
+// An asked-for error first, then the schedule. `can_shorten`: the call moves
+// more than one byte and the schedule's kinds allow it a prefix.
 Fault decide(Call call, bool can_shorten, int& error) {
-  if ((error = take_asked(call)) != 0)
-    return Fault::kEintr;  // an error before the call, like EINTR
+  if ((error = take_asked(call)) != 0) return Fault::kFail;
   const Schedule& s = schedule();
   if (s.rate <= 0.0 || pauses.load(std::memory_order_relaxed) > 0) return Fault::kNone;
   if (next_fraction() >= s.rate) return Fault::kNone;
   bool may_eagain =
       s.eagain && (call == Call::kRecv || call == Call::kSend || call == Call::kAccept);
-  std::array<Fault, 3> choices{};
+  bool may_busy = s.busy && call == Call::kIoUringEnter;
+  std::array<int, 4> choices{};  // an errno, or 0 for a short transfer
   std::size_t n = 0;
-  if (s.eintr) choices[n++] = Fault::kEintr;
-  if (may_eagain) choices[n++] = Fault::kEagain;
-  if (can_shorten) choices[n++] = Fault::kShort;
+  if (s.eintr) choices[n++] = EINTR;
+  if (may_eagain) choices[n++] = EAGAIN;
+  if (may_busy) choices[n++] = next_random() % 2 == 0 ? EBUSY : EAGAIN;
+  if (can_shorten) choices[n++] = 0;
   if (n == 0) return Fault::kNone;
-  Fault fault = choices[next_random() % n];
-  error = fault == Fault::kEintr ? EINTR : fault == Fault::kEagain ? EAGAIN : 0;
-  return fault;
+  error = choices[next_random() % n];
+  return error != 0 ? Fault::kFail : Fault::kShort;
 }
 
 std::size_t shorter(std::size_t length) {
@@ -175,6 +182,13 @@ void fail_next(Call call, int error, int count) {
 }
 
 std::uint64_t injected() { return injected_count.load(); }
+
+int detail::error_before(Call call) {
+  int error = 0;
+  if (decide(call, false, error) == Fault::kNone) return 0;
+  injected_count.fetch_add(1, std::memory_order_relaxed);
+  return error;
+}
 
 AskedOnly::AskedOnly() { pauses.fetch_add(1); }
 AskedOnly::~AskedOnly() {

@@ -138,10 +138,13 @@ void IoUringSelector::unregister(int fd) {
   // deferred until we ask for completions): the caller may close(fd) next,
   // and while a poll request holds the file, closing it would not close the
   // socket.
-  if (io_uring_sq_ready(&ring_) > 0) {
-    int rc = io_uring_submit_and_get_events(&ring_);
-    if (rc < 0) throw OSError(-rc, "io_uring_submit() failed");
-  }
+  // EBUSY or EAGAIN (the CQ is full, or the kernel short of memory for now):
+  // the request stays queued, and the next select() submits it.
+  int rc = 0;
+  do {
+    rc = io_uring_sq_ready(&ring_) > 0 ? io_uring_submit_and_get_events(&ring_) : 0;
+  } while (rc == -EINTR);
+  if (rc < 0 && rc != -EBUSY && rc != -EAGAIN) throw OSError(-rc, "io_uring_submit() failed");
 }
 
 // A request in flight watches the file the descriptor had when it was
@@ -160,8 +163,9 @@ io_uring_sqe* IoUringSelector::next_sqe() {
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
   while (sqe == nullptr) {  // the submission queue is full: hand it to the kernel
     int rc = io_uring_submit(&ring_);
-    if (rc < 0 && rc != -EBUSY) throw OSError(-rc, "io_uring_submit() failed");
-    if (rc == -EBUSY) reap_completions();  // the kernel wants the CQ emptied first
+    if (rc == -EBUSY || rc == -EAGAIN) reap_completions();  // the CQ is full: empty it first
+    if (rc < 0 && rc != -EBUSY && rc != -EAGAIN && rc != -EINTR)
+      throw OSError(-rc, "io_uring_submit() failed");
     sqe = io_uring_get_sqe(&ring_);
   }
   return sqe;
@@ -231,7 +235,9 @@ void IoUringSelector::submit_and_wait(Timeout timeout) {
       io_uring_cqe* unused = nullptr;
       rc = io_uring_submit_and_wait_timeout(&ring_, &unused, 1, &wait, nullptr);
     }
-    if (rc >= 0 || rc == -ETIME || rc == -EBUSY) return;  // EBUSY: the CQ is full; read it
+    // EBUSY: the CQ is full, read it; EAGAIN: the kernel could not take the
+    // requests now, which stay queued for the next select().
+    if (rc >= 0 || rc == -ETIME || rc == -EBUSY || rc == -EAGAIN) return;
     if (rc != -EINTR) throw OSError(-rc, "io_uring_enter() failed");
     // EINTR: a signal. Wait again for the time that is left.
   }

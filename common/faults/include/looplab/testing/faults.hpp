@@ -1,7 +1,8 @@
 // faults.hpp: system calls that fail on purpose, for tests only.
 //
 // A test build links a copy of the stage's library whose calls to recv, send,
-// read, write, accept4, epoll_wait and select were renamed (objcopy
+// read, write, accept4, epoll_wait, select and liburing's io_uring_submit*
+// (each an io_uring_enter) were renamed (objcopy
 // --redefine-syms, common/faults/redefine.syms) to the looplab_faulty_*
 // functions of faults.cpp. Those call the real function, or fail first, on a
 // schedule: the environment variable LOOPLAB_FAULTS, for example
@@ -15,7 +16,9 @@
 //
 // Kinds: eintr (any call fails with EINTR before doing anything), short_send
 // (send() sends a prefix), short_recv (recv() receives a prefix), eagain
-// (recv, send and accept4 fail with EAGAIN: a readiness that was not there).
+// (recv, send and accept4 fail with EAGAIN: a readiness that was not there),
+// busy (an io_uring submission fails with EBUSY or EAGAIN: the kernel's
+// completion queue is full, or it is short of memory for now).
 // A test can also ask for one fault, ahead of the schedule: fail_next().
 #pragma once
 
@@ -24,7 +27,7 @@
 
 namespace looplab::testing::faults {
 
-enum class Call { kRecv, kSend, kRead, kWrite, kAccept, kEpollWait, kSelect, kCount };
+enum class Call { kRecv, kSend, kRead, kWrite, kAccept, kEpollWait, kSelect, kIoUringEnter, kCount };
 
 /// The next `count` calls of `call` fail with `error` (errno), whatever the schedule.
 void fail_next(Call call, int error, int count = 1);
