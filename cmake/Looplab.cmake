@@ -180,8 +180,13 @@ function(looplab_add_stage stage_dir)
     looplab_stage_bench(${nn} "${bench_features}")
   endif()
   looplab_stage_lab("${stage_dir}" ${nn})
-  if(LOOPLAB_BUILD_TESTS AND stage_dir STREQUAL LOOPLAB_LATEST_STAGE_DIR)
-    looplab_stage_faults(${nn})
+  # The example HTTP server and the fault-injection tests are written with
+  # tasks: the newest stage has them (an exported older stage may not).
+  if(stage_dir STREQUAL LOOPLAB_LATEST_STAGE_DIR AND "tasks" IN_LIST features)
+    looplab_stage_http(${nn})
+    if(LOOPLAB_BUILD_TESTS)
+      looplab_stage_faults(${nn})
+    endif()
   endif()
 endfunction()
 
@@ -613,8 +618,16 @@ function(looplab_stage_faults nn)
   file(GLOB sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/faults/*_test.cpp"
                                       "${PROJECT_SOURCE_DIR}/tests/futures/*_test.cpp"
                                       "${PROJECT_SOURCE_DIR}/tests/io/*_test.cpp")
+  # The example HTTP server's code too, for its accept() under EMFILE.
+  set(http "${PROJECT_SOURCE_DIR}/examples/http")
+  if(EXISTS "${http}/http_server.cpp")
+    list(APPEND sources "${http}/http_parser.cpp" "${http}/http_server.cpp" "${http}/stream_writer.cpp")
+  else()
+    list(FILTER sources EXCLUDE REGEX "/http_[a-z_]*_test\\.cpp$")
+  endif()
   set(target faults_s${nn})
   add_executable(${target} ${sources})
+  target_include_directories(${target} PRIVATE "${http}")
   # looplab_faults again: an OBJECT library's objects reach only a target that links it directly.
   target_link_libraries(${target} PRIVATE ${library}_faulty looplab_faults looplab_testing GTest::gtest_main)
   target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
@@ -659,5 +672,48 @@ function(looplab_stage_faults nn)
                      --out ${CMAKE_BINARY_DIR}/differential-faults)
     set_tests_properties(s${nn}.faults.differential PROPERTIES LABELS "stage${nn};faults" TIMEOUT 300
                          ENVIRONMENT "LOOPLAB_FAULTS=seed=7,rate=0.5,kinds=eintr")
+  endif()
+endfunction()
+
+# The HTTP/1.1 example server (examples/http/), on the newest stage: its
+# library looplab_http_sNN, the program http_server_sNN, its tests
+# (tests/http/, label http) and, with clang, fuzz_http_parser, libFuzzer on
+# the request parser from the committed seeds (examples/http/fuzz/seeds/),
+# for a bounded time.
+function(looplab_stage_http nn)
+  set(dir "${PROJECT_SOURCE_DIR}/examples/http")
+  if(NOT EXISTS "${dir}/http_server.cpp")
+    return()
+  endif()
+  add_library(looplab_http_s${nn} STATIC "${dir}/http_parser.cpp" "${dir}/http_server.cpp" "${dir}/stream_writer.cpp")
+  target_include_directories(looplab_http_s${nn} PUBLIC "${dir}")
+  target_link_libraries(looplab_http_s${nn} PUBLIC looplab_s${nn})
+  add_executable(http_server_s${nn} "${dir}/http_server_main.cpp")
+  target_link_libraries(http_server_s${nn} PRIVATE looplab_http_s${nn})
+  if(NOT LOOPLAB_BUILD_TESTS)
+    return()
+  endif()
+  file(GLOB tests CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/http/*_test.cpp")
+  if(tests)
+    add_executable(tests_s${nn}_http ${tests})
+    target_link_libraries(tests_s${nn}_http PRIVATE looplab_http_s${nn} looplab_testing GTest::gtest_main)
+    target_include_directories(tests_s${nn}_http PRIVATE "${PROJECT_SOURCE_DIR}/tests")
+    looplab_test_batches(tests_s${nn}_http)
+    looplab_discover_tests(tests_s${nn}_http "s${nn}.http." "stage${nn};http" "")
+  endif()
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND EXISTS "${dir}/fuzz/fuzz_http_parser.cpp")
+    add_executable(fuzz_http_parser "${dir}/fuzz/fuzz_http_parser.cpp" "${dir}/http_parser.cpp")
+    target_include_directories(fuzz_http_parser PRIVATE "${dir}")
+    target_compile_options(fuzz_http_parser PRIVATE -fsanitize=fuzzer)
+    target_link_options(fuzz_http_parser PRIVATE -fsanitize=fuzzer)
+    # A fresh corpus each run, seeded from the committed one: -max_total_time
+    # bounds it; a crash writes its input to the build folder and fails.
+    set(corpus "${CMAKE_BINARY_DIR}/fuzz_http_parser_corpus")
+    add_test(NAME fuzz.http_parser
+             COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=1
+                     $<TARGET_FILE:fuzz_http_parser> -max_total_time=30 -rss_limit_mb=1024
+                     -artifact_prefix=${CMAKE_BINARY_DIR}/fuzz_http_parser_ ${corpus} "${dir}/fuzz/seeds")
+    set_tests_properties(fuzz.http_parser PROPERTIES LABELS "fuzz;http" TIMEOUT 120)
+    file(MAKE_DIRECTORY "${corpus}")
   endif()
 endfunction()

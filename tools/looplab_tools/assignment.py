@@ -65,8 +65,10 @@ GROUP_SELECTION = {
 VISIBILITY = {"hidden": "after_published"}
 TEST_TIMEOUT_SECONDS = 60
 # Tests the grader neither runs nor scores: the Python twins' own checks
-# against CPython, and the tools' unit tests.
-UNGRADED_LABELS = {"cpython", "tools"}
+# against CPython, the tools' unit tests, and what make test runs on the
+# newest stage beyond its chapter (the example HTTP server and its fuzzer,
+# the fault-injection builds).
+UNGRADED_LABELS = {"cpython", "tools", "http", "fuzz", "faults"}
 NOT_BUILT = "_NOT_BUILT"
 # A stubbed starter, graded from scratch on two cores, must finish within
 # this, well inside a grading platform's time limit (on
