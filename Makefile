@@ -8,6 +8,8 @@ STAGES ?=
 # The report needs matplotlib and uvloop, which Debian packages for its own python3.
 REPORT_PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 QUICK ?=
+# The example HTTP server of the newest stage (examples/http/).
+HTTP_SERVER := http_server_s$(shell ls -d stages/*/ | tail -n 1 | sed 's|stages/\([0-9]*\)_.*|\1|')
 NPROC := $(shell nproc)
 # Tests run in parallel: none depends on timing (the virtual clock) or shares state.
 CTEST_FLAGS ?= --output-on-failure --parallel $(NPROC)
@@ -162,6 +164,11 @@ report:
 	cmake --build --preset release
 	$(REPORT_PYTHON) comparisons/report.py --build-dir build/release --out build/report $(if $(QUICK),--quick) \
 	  $(if $(STAGES),--stages $(STAGES))
+	@# The example HTTP server under wrk against asyncio, uvloop and nginx, and its soak.
+	$(REPORT_PYTHON) comparisons/http/http_bench.py --server build/release/bin/$(HTTP_SERVER) \
+	  --out build/report/http $(if $(QUICK),--quick)
+	@printf '\n## HTTP server under wrk (examples/http)\n\n' >> build/report/report.md
+	@cat build/report/http/http.md >> build/report/report.md
 	@# What the report does not run, once (make test builds only the newest stage's):
 	@# the labs' benchmarks and every stage's echo server under the echo client.
 	$(if $(QUICK),ctest --test-dir build/release --output-on-failure -R '\.lab\.bench_smoke|^comparisons\.tcp_echo_smoke')

@@ -1,0 +1,284 @@
+"""HTTP hello-world under wrk: looplab's example server against asyncio
+(newest CPython), uvloop and nginx, each alone on one CPU, and a soak.
+
+    python3 comparisons/http/http_bench.py --server build/release/bin/http_server_s10 \\
+        --out build/report/http [--duration 10] [--connections 100] [--soak 60] [--quick]
+
+Each server is pinned to CPU 0 and wrk (one thread) to CPU 1; every server
+gets the same connections and duration. Measured: requests per second, p50
+and p99 latency (wrk --latency), and the server's CPU time per request
+(/proc/PID/stat, user + system). The soak holds --soak-connections keep-alive
+connections on looplab's server for --soak seconds and samples its resident
+memory and open descriptors; its verdict needs growth under 5% from the first
+to the last tenth, no descriptor left behind, and zero failed requests.
+Writes http.json and http.md into --out; exits 1 if a server failed or the
+soak's verdict is no.
+"""
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import pythons  # noqa: E402
+
+SERVER_CPU, CLIENT_CPU = 0, 1
+BODY = "Hello, world!\n"
+NGINX_CONF = """worker_processes 1;
+daemon off;
+master_process off;
+error_log {dir}/error.log;
+pid {dir}/nginx.pid;
+events {{ worker_connections 8192; }}
+http {{
+  access_log off;
+  keepalive_requests 100000000;
+  keepalive_timeout 75s;
+  client_body_temp_path {dir}; proxy_temp_path {dir}; fastcgi_temp_path {dir};
+  uwsgi_temp_path {dir}; scgi_temp_path {dir};
+  server {{
+    listen 127.0.0.1:{port} backlog=4096;
+    location / {{ default_type text/plain; return 200 "Hello, world!\\n"; }}
+  }}
+}}
+"""
+
+
+def raise_descriptor_limit(wanted=16384):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def pinned(cpu):
+    def pin():
+        os.sched_setaffinity(0, {cpu})
+    return pin
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """A server process on SERVER_CPU, listening on 127.0.0.1:port."""
+
+    def __init__(self, name, command, port=None, workdir=None):
+        self.name, self.port, self.workdir = name, port, workdir
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=pinned(SERVER_CPU))
+        if port is None:
+            line = self.process.stdout.readline()
+            match = re.match(r"PORT (\d+)", line)
+            if not match:
+                self.stop()
+                raise RuntimeError(f"{name}: no PORT line (got {line!r}): {self.process.stderr.read()}")
+            self.port = int(match.group(1))
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    raise RuntimeError(f"{name}: not listening on port {self.port}")
+                time.sleep(0.05)
+
+    def cpu_seconds(self):
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def resident_kib(self):
+        match = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{self.process.pid}/status").read_text())
+        return int(match.group(1))
+
+    def open_descriptors(self):
+        return len(os.listdir(f"/proc/{self.process.pid}/fd"))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def wrk(port, connections, duration):
+    """wrk's figures: requests, seconds, rps, p50/p99 in ms, errors."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
+               f"http://127.0.0.1:{port}/"]
+    out = subprocess.run(command, capture_output=True, text=True, preexec_fn=pinned(CLIENT_CPU),
+                         timeout=duration + 60).stdout
+
+    def latency(percent):
+        match = re.search(rf"^\s+{percent}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not match:
+            return None
+        scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
+        return float(match.group(1)) * scale
+
+    done = re.search(r"(\d+) requests in ([\d.]+)(ms|s)", out)
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if not done:
+        raise RuntimeError(f"wrk printed no result:\n{out}")
+    return {
+        "requests": int(done.group(1)),
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "p50_ms": latency(50),
+        "p99_ms": latency(99),
+        "errors": errors + (int(non_2xx.group(1)) if non_2xx else 0),
+    }
+
+
+def measure(server, connections, duration):
+    wrk(server.port, connections, 1)  # warm up: connections, caches, the JIT-less interpreter's
+    before = server.cpu_seconds()
+    result = wrk(server.port, connections, duration)
+    cpu = server.cpu_seconds() - before
+    result["server_cpu_us_per_request"] = 1e6 * cpu / max(result["requests"], 1)
+    return result
+
+
+def soak(server, connections, duration):
+    """Resident memory and descriptors through a long wrk run on `server`."""
+    samples = []
+    stop = threading.Event()
+
+    def sample():
+        start = time.monotonic()
+        while not stop.wait(max(duration / 50, 0.05)):
+            samples.append((time.monotonic() - start, server.resident_kib(), server.open_descriptors()))
+
+    idle_descriptors = server.open_descriptors()
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        result = wrk(server.port, connections, duration)
+    finally:
+        stop.set()
+        sampler.join()
+    time.sleep(0.5)  # let the server close the connections wrk left
+    tenth = [s for s in samples if s[0] <= duration / 10] or samples[:1]
+    last = [s for s in samples if s[0] >= duration * 9 / 10] or samples[-1:]
+    first_rss = sum(s[1] for s in tenth) / len(tenth)
+    last_rss = sum(s[1] for s in last) / len(last)
+    result.update({
+        "connections": connections,
+        "seconds": duration,
+        "rss_first_tenth_kib": round(first_rss),
+        "rss_last_tenth_kib": round(last_rss),
+        "rss_growth_percent": round(100.0 * (last_rss - first_rss) / first_rss, 2),
+        "descriptors_idle_before": idle_descriptors,
+        "descriptors_idle_after": server.open_descriptors(),
+        "descriptors_peak": max((s[2] for s in samples), default=0),
+    })
+    result["verdict"] = (result["rss_growth_percent"] < 5.0 and result["errors"] == 0
+                         and result["descriptors_idle_after"] <= result["descriptors_idle_before"])
+    return result
+
+
+def servers(args):
+    """(name, start) for each server this machine can run."""
+    found = [("looplab", lambda: Server("looplab", [args.server]))]
+    twin = str(HERE / "asyncio_server.py")
+    try:
+        cpython = pythons.newest_cpython()
+        found.append((f"CPython {'.'.join(map(str, cpython.version))} asyncio",
+                      lambda: Server("asyncio", [cpython.path, twin])))
+    except pythons.InterpreterError as error:
+        print(f"http_bench: no CPython: {error}", file=sys.stderr)
+    uv = pythons.uvloop_python()
+    if uv is not None:
+        found.append((f"uvloop {pythons.module_version(uv, 'uvloop')}",
+                      lambda: Server("uvloop", [uv.path, twin, "--uvloop"])))
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if nginx:
+        def start_nginx():
+            port, workdir = free_port(), tempfile.mkdtemp(prefix="looplab-nginx-")
+            Path(workdir, "nginx.conf").write_text(NGINX_CONF.format(dir=workdir, port=port))
+            return Server("nginx", [nginx, "-c", f"{workdir}/nginx.conf", "-p", workdir], port=port, workdir=workdir)
+        found.append(("nginx (1 worker)", start_nginx))
+    return found
+
+
+def markdown(results, soaked, args):
+    lines = [f"HTTP/1.1 hello world, wrk -t1 -c{args.connections} -d{args.duration}s; server on CPU {SERVER_CPU},"
+             f" wrk on CPU {CLIENT_CPU}.", "",
+             "| server | requests/s | p50 ms | p99 ms | server CPU µs/request | errors |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for name, r in results.items():
+        lines.append(f"| {name} | {r['rps']:,.0f} | {r['p50_ms']:.3f} | {r['p99_ms']:.3f} | "
+                     f"{r['server_cpu_us_per_request']:.2f} | {r['errors']} |")
+    if soaked:
+        s = soaked
+        lines += ["", f"Soak: looplab, {s['connections']} keep-alive connections for {s['seconds']} s: "
+                  f"{s['requests']:,} requests, {s['errors']} failed; resident memory {s['rss_first_tenth_kib']:,} KiB "
+                  f"in the first tenth, {s['rss_last_tenth_kib']:,} KiB in the last ({s['rss_growth_percent']:+.2f}%); "
+                  f"descriptors {s['descriptors_idle_before']} idle before, {s['descriptors_peak']} at the peak, "
+                  f"{s['descriptors_idle_after']} idle after: {'pass' if s['verdict'] else 'FAIL'}."]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", required=True, help="looplab's http_server_sNN")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=100)
+    parser.add_argument("--soak", type=int, default=60, help="seconds (0: no soak)")
+    parser.add_argument("--soak-connections", type=int, default=1000)
+    parser.add_argument("--quick", action="store_true", help="2 s runs and a 5 s soak: a smoke test")
+    args = parser.parse_args()
+    if args.quick:
+        args.duration, args.soak = 2, 5
+    if not shutil.which("wrk"):
+        print("http_bench: wrk is not installed (Debian: apt-get install wrk)", file=sys.stderr)
+        return 1
+    raise_descriptor_limit()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results, soaked, failed = {}, None, False
+    for name, start in servers(args):
+        try:
+            server = start()
+        except RuntimeError as error:
+            print(f"http_bench: {error}", file=sys.stderr)
+            failed = True
+            continue
+        try:
+            results[name] = measure(server, args.connections, args.duration)
+            print(f"http_bench: {name}: {results[name]['rps']:,.0f} requests/s", file=sys.stderr)
+            if name == "looplab" and args.soak:
+                soaked = soak(server, args.soak_connections, args.soak)
+                failed |= not soaked["verdict"]
+        finally:
+            server.stop()
+        failed |= results[name]["errors"] > 0
+    (out / "http.json").write_text(json.dumps({"runs": results, "soak": soaked, "connections": args.connections,
+                                               "duration": args.duration}, indent=2) + "\n")
+    (out / "http.md").write_text(markdown(results, soaked, args))
+    print(markdown(results, soaked, args))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
