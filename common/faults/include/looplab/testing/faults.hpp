@@ -27,7 +27,17 @@
 
 namespace looplab::testing::faults {
 
-enum class Call { kRecv, kSend, kRead, kWrite, kAccept, kEpollWait, kSelect, kIoUringEnter, kCount };
+enum class Call {
+  kRecv,
+  kSend,
+  kRead,
+  kWrite,
+  kAccept,
+  kEpollWait,
+  kSelect,
+  kIoUringEnter,
+  kCount
+};
 
 /// The next `count` calls of `call` fail with `error` (errno), whatever the schedule.
 void fail_next(Call call, int error, int count = 1);
