@@ -23,6 +23,14 @@ using testing::SocketPair;
 using testing::TcpListener;
 namespace faults = testing::faults;
 
+// A client whose connection waits in the listener's backlog.
+Fd connected_client(EventLoop& loop, const TcpListener& listener) {
+  Fd client = testing::tcp_socket();
+  loop.run_until_complete(
+      loop.sock_connect(client.get(), listener.addr(), sizeof listener.address));
+  return client;
+}
+
 TEST(SystemCallErrors, AnInterruptedRecvIsRetriedAtOnce) {
   faults::AskedOnly only_asked;
   VirtualClock clock;
@@ -52,9 +60,7 @@ TEST(SystemCallErrors, AnInterruptedAcceptIsRetriedAtOnce) {
   VirtualClock clock;
   EventLoop loop(clock);
   TcpListener listener;
-  Fd client = testing::tcp_socket();
-  loop.run_until_complete(
-      loop.sock_connect(client.get(), listener.addr(), sizeof listener.address));
+  Fd client = connected_client(loop, listener);
   faults::fail_next(faults::Call::kAccept, EINTR);
   Future<int> accepted = loop.sock_accept(listener.fd.get());
   ASSERT_TRUE(accepted.done());
@@ -108,9 +114,7 @@ TEST(SystemCallErrors, RunningOutOfDescriptorsFailsTheAcceptAndTheNextOneSucceed
   VirtualClock clock;
   EventLoop loop(clock);
   TcpListener listener;
-  Fd client = testing::tcp_socket();
-  loop.run_until_complete(
-      loop.sock_connect(client.get(), listener.addr(), sizeof listener.address));
+  Fd client = connected_client(loop, listener);
   faults::fail_next(faults::Call::kAccept, EMFILE);
   Future<int> failed = loop.sock_accept(listener.fd.get());
   ASSERT_TRUE(failed.done());
