@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "looplab/sleep.hpp"
+#include "stream_reader.hpp"
 #include "stream_writer.hpp"
 
 namespace looplab::http {
@@ -140,11 +141,11 @@ void HttpServer::sweep() {
   }
 }
 
-// [serve_connection]
 Coro<void> HttpServer::serve_connection(int fd, std::shared_ptr<Connection> state) {
   Descriptor closer(fd);
+  StreamReader reader(loop_, fd);
   StreamWriter writer(loop_, fd, limits_.high_water);
-  std::string input;
+  std::string& input = reader.buffer();  // what arrived and is not answered yet
   std::string output;  // answers not yet written: those to the requests that arrived together
   bool open = true;
   try {
@@ -185,12 +186,11 @@ Coro<void> HttpServer::serve_connection(int fd, std::shared_ptr<Connection> stat
         }
       }
       if (complete) continue;
-      Future<std::string> receiving = loop_.sock_recv(fd, 64 * 1024);
-      std::string data = co_await receiving;
-      if (data.empty()) break;  // the client closed its end
-      if (input.empty())
-        state->deadline = loop_.time() + limits_.request_timeout;  // its first byte
-      input += data;
+      bool first_bytes = input.empty();
+      Future<void> arriving = reader.wait_for_data();
+      co_await arriving;
+      if (reader.at_eof()) break;  // the client closed its end
+      if (first_bytes) state->deadline = loop_.time() + limits_.request_timeout;
     }
     if (!output.empty()) writer.write(output);  // the last answers, then the connection closes
     state->waiting_for_request = false;
@@ -200,7 +200,6 @@ Coro<void> HttpServer::serve_connection(int fd, std::shared_ptr<Connection> stat
     // The client went away (ECONNRESET, EPIPE): nobody left to answer.
   }
 }
-// [serve_connection]
 
 Response HttpServer::respond(const Request& request, std::string_view body) {
   try {
@@ -215,6 +214,5 @@ Response HttpServer::respond(const Request& request, std::string_view body) {
 std::string HttpServer::error_response(int status) {
   return format_response(Response{status, "text/plain", std::string(reason(status)) + "\n"}, false);
 }
-// [serve_connection]
 
 }  // namespace looplab::http
