@@ -135,7 +135,7 @@ def wrk(port, connections, duration):
         scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
         return float(match.group(1)) * scale
 
-    done = re.search(r"(\d+) requests in ([\d.]+)(ms|s)", out)
+    done = re.search(r"(\d+) requests in ([\d.]+)(ms|s|m|h)", out)
     errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if not done:
