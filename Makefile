@@ -166,9 +166,7 @@ report:
 	  $(if $(STAGES),--stages $(STAGES))
 	@# The example HTTP server under wrk against asyncio, uvloop and nginx, and its soak.
 	$(REPORT_PYTHON) comparisons/http/http_bench.py --server build/release/bin/$(HTTP_SERVER) \
-	  --out build/report/http $(if $(QUICK),--quick)
-	@printf '\n## HTTP server under wrk (examples/http)\n\n' >> build/report/report.md
-	@cat build/report/http/http.md >> build/report/report.md
+	  --out build/report/http --report build/report $(if $(QUICK),--quick)
 	@# What the report does not run, once (make test builds only the newest stage's):
 	@# the labs' benchmarks and every stage's echo server under the echo client.
 	$(if $(QUICK),ctest --test-dir build/release --output-on-failure -R '\.lab\.bench_smoke|^comparisons\.tcp_echo_smoke')

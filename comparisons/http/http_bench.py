@@ -238,6 +238,30 @@ def markdown(results, soaked, args):
     return "\n".join(lines) + "\n"
 
 
+def html(results, soaked, args):
+    """The same as markdown(), as a section of the report's HTML page."""
+    from html import escape
+    rows = "".join(
+        f"<tr><td>{escape(name)}</td><td>{r['rps']:,.0f}</td><td>{r['p50_ms']:.3f}</td><td>{r['p99_ms']:.3f}</td>"
+        f"<td>{r['server_cpu_us_per_request']:.2f}</td><td>{r['errors']}</td></tr>" for name, r in results.items())
+    soak_text = markdown({}, soaked, args).rsplit("\n\n", 1)[1] if soaked else ""
+    return (f'<h2 id="http">HTTP server under wrk (examples/http)</h2>\n'
+            f"<p>HTTP/1.1 hello world, wrk -t1 -c{args.connections} -d{args.duration}s; server on CPU {SERVER_CPU}, "
+            f"wrk on CPU {CLIENT_CPU}.</p>\n<table><tr><th>server</th><th>requests/s</th><th>p50 ms</th>"
+            f"<th>p99 ms</th><th>server CPU µs/request</th><th>errors</th></tr>{rows}</table>\n"
+            f"<p>{escape(soak_text.strip())}</p>\n")
+
+
+def add_to_report(results, soaked, args):
+    """Appends the section to the report's report.md and index.html, if given."""
+    report = Path(args.report)
+    with open(report / "report.md", "a") as md:
+        md.write("\n## HTTP server under wrk (examples/http)\n\n" + markdown(results, soaked, args))
+    page = report / "index.html"
+    text = page.read_text()
+    page.write_text(text.replace("</body>", html(results, soaked, args) + "</body>", 1))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", required=True, help="looplab's http_server_sNN")
@@ -247,6 +271,8 @@ def main():
     parser.add_argument("--soak", type=int, default=60, help="seconds (0: no soak)")
     parser.add_argument("--soak-connections", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="2 s runs and a 5 s soak: a smoke test")
+    parser.add_argument("--report", help="a report's folder (make report): add the table to its report.md and "
+                        "index.html")
     args = parser.parse_args()
     if args.quick:
         args.duration, args.soak = 2, 5
@@ -277,6 +303,8 @@ def main():
                                                "duration": args.duration}, indent=2) + "\n")
     (out / "http.md").write_text(markdown(results, soaked, args))
     print(markdown(results, soaked, args))
+    if args.report:
+        add_to_report(results, soaked, args)
     return 1 if failed else 0
 
 
