@@ -8,8 +8,8 @@ STAGES ?=
 # The report needs matplotlib and uvloop, which Debian packages for its own python3.
 REPORT_PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 QUICK ?=
-# The example HTTP server of the newest stage (examples/http/).
-HTTP_SERVER := http_server_s$(shell ls -d stages/*/ | tail -n 1 | sed 's|stages/\([0-9]*\)_.*|\1|')
+# The example HTTP server of the newest stage (examples/http/): http_server_s10.
+HTTP_SERVER := http_server_s$(firstword $(subst _, ,$(lastword $(STAGE_DIRS))))
 NPROC := $(shell nproc)
 # Tests run in parallel: none depends on timing (the virtual clock) or shares state.
 CTEST_FLAGS ?= --output-on-failure --parallel $(NPROC)
@@ -69,8 +69,8 @@ test-newest:
 	ctest --preset newest $(CTEST_FLAGS)
 
 # clang with ASan+UBSan: every stage's code is compiled, and the newest
-# stage's tests run (they hold every group's tests; g++ runs every stage's).
-# The CPython twins do not depend on the compiler: run once, in test-dev.
+# stage's tests run (they hold every group's tests).
+# The CPython twins do not depend on the compiler: run once, in test-newest.
 test-clang:
 	cmake --preset clang
 	cmake --build --preset clang

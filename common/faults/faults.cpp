@@ -152,9 +152,18 @@ std::size_t shorter(std::size_t length) {
   return 1 + static_cast<std::size_t>(next_random() % (length - 1));
 }
 
-// A call that failed on purpose: errno set, -1 returned, counted.
-int failed(int error) {
+// How many of `length` bytes a recv() or send() may move: all, a prefix
+// (when `may_shorten` and the schedule says so), or none, with `error` set
+// to what the call fails with before it is made. A fault is counted.
+std::size_t transfer_length(Call call, std::size_t length, bool may_shorten, int& error) {
+  Fault fault = decide(call, length > 1 && may_shorten, error);
+  if (fault == Fault::kNone) return length;
   injected_count.fetch_add(1, std::memory_order_relaxed);
+  return fault == Fault::kShort ? shorter(length) : 0;
+}
+
+// A call that fails before it is made: errno set, -1 returned.
+int failed(int error) {
   errno = error;
   return -1;
 }
@@ -185,8 +194,7 @@ std::uint64_t injected() { return injected_count.load(); }
 
 int detail::error_before(Call call) {
   int error = 0;
-  if (decide(call, false, error) == Fault::kNone) return 0;
-  injected_count.fetch_add(1, std::memory_order_relaxed);
+  transfer_length(call, 0, false, error);  // a call that moves no bytes can only fail
   return error;
 }
 
@@ -200,66 +208,49 @@ AskedOnly::~AskedOnly() {
 }  // namespace looplab::testing::faults
 
 using looplab::testing::faults::Call;
-using looplab::testing::faults::decide;
 using looplab::testing::faults::failed;
-using looplab::testing::faults::Fault;
-using looplab::testing::faults::shorter;
+using looplab::testing::faults::schedule;
+using looplab::testing::faults::transfer_length;
+using looplab::testing::faults::detail::error_before;
 
 extern "C" {
 
 ssize_t looplab_faulty_recv(int fd, void* buffer, size_t length, int flags) {
   int error = 0;
-  Fault fault =
-      decide(Call::kRecv, length > 1 && looplab::testing::faults::schedule().short_recv, error);
-  if (fault == Fault::kShort) {
-    looplab::testing::faults::injected_count.fetch_add(1, std::memory_order_relaxed);
-    return ::recv(fd, buffer, shorter(length), flags);
-  }
-  if (fault != Fault::kNone) return failed(error);
-  return ::recv(fd, buffer, length, flags);
+  std::size_t allowed = transfer_length(Call::kRecv, length, schedule().short_recv, error);
+  return error != 0 ? failed(error) : ::recv(fd, buffer, allowed, flags);
 }
 
 ssize_t looplab_faulty_send(int fd, const void* buffer, size_t length, int flags) {
   int error = 0;
-  Fault fault =
-      decide(Call::kSend, length > 1 && looplab::testing::faults::schedule().short_send, error);
-  if (fault == Fault::kShort) {
-    looplab::testing::faults::injected_count.fetch_add(1, std::memory_order_relaxed);
-    return ::send(fd, buffer, shorter(length), flags);
-  }
-  if (fault != Fault::kNone) return failed(error);
-  return ::send(fd, buffer, length, flags);
+  std::size_t allowed = transfer_length(Call::kSend, length, schedule().short_send, error);
+  return error != 0 ? failed(error) : ::send(fd, buffer, allowed, flags);
 }
 
 ssize_t looplab_faulty_read(int fd, void* buffer, size_t length) {
-  int error = 0;
-  if (decide(Call::kRead, false, error) != Fault::kNone) return failed(error);
-  return ::read(fd, buffer, length);
+  int error = error_before(Call::kRead);
+  return error != 0 ? failed(error) : ::read(fd, buffer, length);
 }
 
 ssize_t looplab_faulty_write(int fd, const void* buffer, size_t length) {
-  int error = 0;
-  if (decide(Call::kWrite, false, error) != Fault::kNone) return failed(error);
-  return ::write(fd, buffer, length);
+  int error = error_before(Call::kWrite);
+  return error != 0 ? failed(error) : ::write(fd, buffer, length);
 }
 
 int looplab_faulty_accept4(int fd, sockaddr* address, socklen_t* length, int flags) {
-  int error = 0;
-  if (decide(Call::kAccept, false, error) != Fault::kNone) return failed(error);
-  return ::accept4(fd, address, length, flags);
+  int error = error_before(Call::kAccept);
+  return error != 0 ? failed(error) : ::accept4(fd, address, length, flags);
 }
 
 int looplab_faulty_epoll_wait(int epoll_fd, epoll_event* events, int max_events, int timeout) {
-  int error = 0;
-  if (decide(Call::kEpollWait, false, error) != Fault::kNone) return failed(error);
-  return ::epoll_wait(epoll_fd, events, max_events, timeout);
+  int error = error_before(Call::kEpollWait);
+  return error != 0 ? failed(error) : ::epoll_wait(epoll_fd, events, max_events, timeout);
 }
 
 int looplab_faulty_select(int count, fd_set* readers, fd_set* writers, fd_set* errors,
                           timeval* timeout) {
-  int error = 0;
-  if (decide(Call::kSelect, false, error) != Fault::kNone) return failed(error);
-  return ::select(count, readers, writers, errors, timeout);
+  int error = error_before(Call::kSelect);
+  return error != 0 ? failed(error) : ::select(count, readers, writers, errors, timeout);
 }
 
 }  // extern "C"
