@@ -64,6 +64,8 @@ GROUP_SELECTION = {
 # Gradescope shows hidden tests to the student only once the grades are published.
 VISIBILITY = {"hidden": "after_published"}
 TEST_TIMEOUT_SECONDS = 60
+# UBSan's checks the grader's build leaves out (see grade()).
+GRADER_SANITIZE_SKIP = "null,alignment,vptr,pointer-overflow"
 # Tests the grader neither runs nor scores: the Python twins' own checks
 # against CPython, the tools' unit tests, and what make test runs on the
 # newest stage beyond its chapter (the example HTTP server and its fuzzer,
@@ -398,9 +400,16 @@ def grade(trusted, submission, work, json_path=None, quiet=False, hidden=None, o
     build = tree / "build" / "grade"
     log = io.StringIO()
     hidden_dir = str(tree / "tests" / "hidden") if hidden is not None else ""
+    # ASan+UBSan, as the starter's dev preset, with two savings that keep what a
+    # student reads in a failure report (g++ 12, a test binary, measured): line
+    # tables instead of full debug information (-g1; 9% of the compile time) and
+    # UBSan without its four pointer checks (null, alignment, vptr,
+    # pointer-overflow: another 30%; ASan reports a null dereference as SEGV).
+    # The repository's own dev and newest builds keep every check.
     configure = ["cmake", "-S", str(tree), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
-                 "-DLOOPLAB_SANITIZE=address,undefined", "-DLOOPLAB_BUILD_BENCH=OFF",
-                 f"-DLOOPLAB_HIDDEN_TESTS={hidden_dir}"]
+                 "-DCMAKE_CXX_FLAGS_DEBUG=-g1", "-DCMAKE_C_FLAGS_DEBUG=-g1",
+                 "-DLOOPLAB_SANITIZE=address,undefined", f"-DLOOPLAB_SANITIZE_SKIP={GRADER_SANITIZE_SKIP}",
+                 "-DLOOPLAB_BUILD_BENCH=OFF", f"-DLOOPLAB_HIDDEN_TESTS={hidden_dir}"]
     built = run(configure, tree, log) == 0
     if built:
         # Build what the graded tests run, as CMake lists them before the build.
