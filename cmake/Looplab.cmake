@@ -678,6 +678,16 @@ function(looplab_stage_faults nn)
     set_tests_properties(s${nn}.faults.differential PROPERTIES LABELS "stage${nn};faults" TIMEOUT 300
                          ENVIRONMENT "LOOPLAB_FAULTS=seed=7,rate=0.5,kinds=eintr")
   endif()
+
+  # The echo servers, built on the faulty library: comparisons/CMakeLists.txt
+  # runs them under the echo client, which checks every echo byte for byte.
+  foreach(example pollers/tcp_echo_server tasks/tcp_echo_coro_server)
+    get_filename_component(name "${example}" NAME)
+    if(TARGET ${name}_s${nn})
+      add_executable(${name}_faults_s${nn} "${PROJECT_SOURCE_DIR}/examples/${example}.cpp")
+      target_link_libraries(${name}_faults_s${nn} PRIVATE ${library}_faulty looplab_faults)
+    endif()
+  endforeach()
 endfunction()
 
 # The HTTP/1.1 example server (examples/http/), on the newest stage: its

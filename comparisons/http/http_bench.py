@@ -11,10 +11,11 @@ and p99 latency (wrk --latency), and the server's CPU time per request
 connections on looplab's server for --soak seconds and samples its resident
 memory and open descriptors; its verdict needs growth under 5% from the first
 to the last tenth, no descriptor left behind, and zero failed requests.
-Writes http.json and http.md into --out; exits 1 if a server failed or the
+Writes http.json, http.md and a chart (http.svg, with matplotlib) into --out; exits 1 if a server failed or the
 soak's verdict is no.
 """
 import argparse
+import base64
 import json
 import os
 import re
@@ -220,6 +221,66 @@ def servers(args):
     return found
 
 
+KINDS = (("looplab", "looplab"), ("CPython", "asyncio"), ("uvloop", "uvloop"), ("nginx", "native"))
+
+
+def kind(name):
+    """The report's colour family of a server (looplab_report.charts.KIND_COLOURS)."""
+    return next((k for prefix, k in KINDS if name.startswith(prefix)), "asyncio")
+
+
+def targets(results):
+    """(what, measured, goal, met) for each of the HTTP goals that this run's
+    servers let it check: looplab's requests/s at least 0.9x nginx's and 5x
+    CPython asyncio's, its p99 latency at most 1.2x nginx's."""
+    looplab = results.get("looplab")
+    nginx = next((r for n, r in results.items() if kind(n) == "native"), None)
+    cpython = next(((n, r) for n, r in results.items() if n.startswith("CPython")), None)
+    checks = []
+    if looplab and nginx:
+        ratio = looplab["rps"] / nginx["rps"]
+        checks.append(("requests/s, looplab / nginx", f"{ratio:.2f}x", "at least 0.9x", ratio >= 0.9))
+        ratio = looplab["p99_ms"] / nginx["p99_ms"]
+        checks.append(("p99 latency, looplab / nginx", f"{ratio:.2f}x", "at most 1.2x", ratio <= 1.2))
+    if looplab and cpython:
+        ratio = looplab["rps"] / cpython[1]["rps"]
+        checks.append((f"requests/s, looplab / {cpython[0]}", f"{ratio:.2f}x", "at least 5x", ratio >= 5))
+    return checks
+
+
+def chart(results, path):
+    """Requests per second and p99 latency, one bar per server; False
+    without matplotlib."""
+    sys.path.insert(0, str(HERE.parent))
+    from looplab_report.charts import KIND_COLOURS, WIDTH, load_pyplot, save
+    pyplot = load_pyplot()
+    if pyplot is None or not results:
+        return False
+    names = list(results)
+    colours = [KIND_COLOURS[kind(n)] for n in names]
+    figure, (rps_axes, p99_axes) = pyplot.subplots(1, 2, figsize=(WIDTH, 0.45 * len(names) + 1.5), sharey=True)
+    positions = range(len(names))
+    for axes, key, label, fmt in ((rps_axes, "rps", "requests per second (more is better)", "{:,.0f}"),
+                                  (p99_axes, "p99_ms", "p99 latency, ms (less is better)", "{:.2f}")):
+        values = [results[n][key] for n in names]
+        axes.barh(positions, values, color=colours)
+        axes.set_xlim(0, max(values) * 1.35)
+        for position, value in zip(positions, values):
+            axes.text(value, position, " " + fmt.format(value), va="center", fontsize=9)
+        axes.set_xlabel(label)
+    rps_axes.set_yticks(list(positions))
+    rps_axes.set_yticklabels(names)
+    rps_axes.invert_yaxis()
+    figure.suptitle("HTTP/1.1 hello world under wrk, server on one CPU")
+    save(pyplot, figure, path)
+    return True
+
+
+def targets_text(results):
+    return "; ".join(f"{what}: {measured} (goal {goal}): {'met' if met else 'NOT met'}"
+                     for what, measured, goal, met in targets(results))
+
+
 def markdown(results, soaked, args):
     lines = [f"HTTP/1.1 hello world, wrk -t1 -c{args.connections} -d{args.duration}s; server on CPU {SERVER_CPU},"
              f" wrk on CPU {CLIENT_CPU}.", "",
@@ -228,6 +289,8 @@ def markdown(results, soaked, args):
     for name, r in results.items():
         lines.append(f"| {name} | {r['rps']:,.0f} | {r['p50_ms']:.3f} | {r['p99_ms']:.3f} | "
                      f"{r['server_cpu_us_per_request']:.2f} | {r['errors']} |")
+    if targets(results):
+        lines += ["", f"Goals: {targets_text(results)}."]
     if soaked:
         s = soaked
         lines += ["", f"Soak: looplab, {s['connections']} keep-alive connections for {s['seconds']} s: "
@@ -245,18 +308,30 @@ def html(results, soaked, args):
         f"<tr><td>{escape(name)}</td><td>{r['rps']:,.0f}</td><td>{r['p50_ms']:.3f}</td><td>{r['p99_ms']:.3f}</td>"
         f"<td>{r['server_cpu_us_per_request']:.2f}</td><td>{r['errors']}</td></tr>" for name, r in results.items())
     soak_text = markdown({}, soaked, args).rsplit("\n\n", 1)[1] if soaked else ""
+    goals = f"<p>Goals: {escape(targets_text(results))}.</p>\n" if targets(results) else ""
+    svg = Path(args.out) / "http.svg"
+    picture = ""
+    if svg.is_file():
+        data = base64.b64encode(svg.read_bytes()).decode()
+        picture = f'<img class="chart" alt="http" src="data:image/svg+xml;base64,{data}">\n'
+
     return (f'<h2 id="http">HTTP server under wrk (examples/http)</h2>\n'
             f"<p>HTTP/1.1 hello world, wrk -t1 -c{args.connections} -d{args.duration}s; server on CPU {SERVER_CPU}, "
             f"wrk on CPU {CLIENT_CPU}.</p>\n<table><tr><th>server</th><th>requests/s</th><th>p50 ms</th>"
             f"<th>p99 ms</th><th>server CPU µs/request</th><th>errors</th></tr>{rows}</table>\n"
-            f"<p>{escape(soak_text.strip())}</p>\n")
+            f"{goals}{picture}<p>{escape(soak_text.strip())}</p>\n")
 
 
 def add_to_report(results, soaked, args):
     """Appends the section to the report's report.md and index.html, if given."""
     report = Path(args.report)
+    picture = ""
+    if (Path(args.out) / "http.svg").is_file():
+        (report / "charts").mkdir(exist_ok=True)
+        shutil.copy(Path(args.out) / "http.svg", report / "charts" / "http.svg")
+        picture = "\n![HTTP server under wrk](charts/http.svg)\n"
     with open(report / "report.md", "a") as md:
-        md.write("\n## HTTP server under wrk (examples/http)\n\n" + markdown(results, soaked, args))
+        md.write("\n## HTTP server under wrk (examples/http)\n\n" + markdown(results, soaked, args) + picture)
     page = report / "index.html"
     text = page.read_text()
     page.write_text(text.replace("</body>", html(results, soaked, args) + "</body>", 1))
@@ -302,6 +377,7 @@ def main():
     (out / "http.json").write_text(json.dumps({"runs": results, "soak": soaked, "connections": args.connections,
                                                "duration": args.duration}, indent=2) + "\n")
     (out / "http.md").write_text(markdown(results, soaked, args))
+    chart(results, out / "http.svg")
     print(markdown(results, soaked, args))
     if args.report:
         add_to_report(results, soaked, args)
