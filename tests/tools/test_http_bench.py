@@ -1,0 +1,51 @@
+"""comparisons/http/http_bench.py: the goals checked on a run's figures, and
+the report section that shows them."""
+import sys
+import types
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "comparisons" / "http"))
+import http_bench  # noqa: E402
+
+
+def run(rps, p99_ms):
+    return {"rps": rps, "p50_ms": p99_ms / 2, "p99_ms": p99_ms, "server_cpu_us_per_request": 1e6 / rps,
+            "errors": 0}
+
+
+RESULTS = {
+    "looplab": run(90_000, 1.4),
+    "CPython 3.13.0 asyncio": run(20_000, 7.8),
+    "uvloop 0.17.0": run(30_000, 5.6),
+    "nginx (1 worker)": run(80_000, 1.8),
+}
+
+
+class Targets(unittest.TestCase):
+    def test_each_goal_is_checked_on_the_ratio_of_the_same_run(self):
+        checks = {what: (measured, met) for what, measured, _, met in http_bench.targets(RESULTS)}
+        self.assertEqual(checks["requests/s, looplab / nginx"], ("1.12x", True))
+        self.assertEqual(checks["p99 latency, looplab / nginx"], ("0.78x", True))
+        self.assertEqual(checks["requests/s, looplab / CPython 3.13.0 asyncio"], ("4.50x", False))
+
+    def test_a_p99_over_the_bound_is_not_met(self):
+        slow = dict(RESULTS, looplab=run(90_000, 2.4))
+        checks = {what: met for what, _, _, met in http_bench.targets(slow)}
+        self.assertFalse(checks["p99 latency, looplab / nginx"])
+
+    def test_without_nginx_only_the_cpython_goal_is_checked(self):
+        alone = {name: r for name, r in RESULTS.items() if not name.startswith("nginx")}
+        self.assertEqual([what for what, *_ in http_bench.targets(alone)],
+                         ["requests/s, looplab / CPython 3.13.0 asyncio"])
+
+    def test_the_markdown_section_says_which_goals_are_met(self):
+        args = types.SimpleNamespace(connections=100, duration=10, out="/nonexistent")
+        text = http_bench.markdown(RESULTS, None, args)
+        self.assertIn("| looplab | 90,000 |", text)
+        self.assertIn("(goal at least 0.9x): met", text)
+        self.assertIn("(goal at least 5x): NOT met", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
