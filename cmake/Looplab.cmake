@@ -508,7 +508,10 @@ function(looplab_differential_test test_name nn number count seed out labels env
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/differential/difftest.py
                    --binary $<TARGET_FILE:differential_s${nn}> --stage ${number}
                    --count ${count} --seed ${seed} --out ${CMAKE_BINARY_DIR}/${out})
-  set_tests_properties(${test_name} PROPERTIES LABELS "${labels}" TIMEOUT 300 ENVIRONMENT "${environment}")
+  # COST: ctest starts the long tests first, so that they overlap the many
+  # short ones instead of ending a parallel run alone (here and below).
+  set_tests_properties(${test_name} PROPERTIES LABELS "${labels}" TIMEOUT 300 ENVIRONMENT "${environment}"
+                       COST 50)
 endfunction()
 
 # bench_sNN: the benchmarks of the groups given (every group's, but in a
@@ -538,7 +541,8 @@ function(looplab_stage_bench nn features)
     set(filters "^a" "^[b-s]" "^ta" "^(t[^a]|[^a-t])")
     foreach(part filter IN ZIP_LISTS parts filters)
       add_test(NAME s${nn}.bench_smoke.${part} COMMAND ${smoke} "--benchmark_filter=${filter}")
-      set_tests_properties(s${nn}.bench_smoke.${part} PROPERTIES LABELS "stage${nn};bench_smoke" TIMEOUT 300)
+      set_tests_properties(s${nn}.bench_smoke.${part} PROPERTIES LABELS "stage${nn};bench_smoke" TIMEOUT 300
+                           COST 100)
     endforeach()
   else()
     add_test(NAME s${nn}.bench_smoke COMMAND ${smoke})
@@ -729,7 +733,7 @@ function(looplab_stage_http nn)
              COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=1
                      $<TARGET_FILE:fuzz_http_parser> -max_total_time=30 -rss_limit_mb=1024
                      -artifact_prefix=${CMAKE_BINARY_DIR}/fuzz_http_parser_ ${corpus} "${dir}/fuzz/seeds")
-    set_tests_properties(fuzz.http_parser PROPERTIES LABELS "fuzz;http" TIMEOUT 120)
+    set_tests_properties(fuzz.http_parser PROPERTIES LABELS "fuzz;http" TIMEOUT 120 COST 200)
     file(MAKE_DIRECTORY "${corpus}")
   endif()
 endfunction()
