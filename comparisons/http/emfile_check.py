@@ -29,7 +29,8 @@ import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
+
+from http_bench import cpu_seconds  # this folder
 
 REQUEST = b"GET / HTTP/1.1\r\nHost: looplab\r\n\r\n"
 ANSWER_END = b"Hello, world!\n"
@@ -48,11 +49,6 @@ def answered(connection, timeout):
     except (socket.timeout, ConnectionError):
         return False
     return received.startswith(b"HTTP/1.1 200")
-
-
-def cpu_seconds(pid):
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def check(server, limit, clients):

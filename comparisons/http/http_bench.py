@@ -15,7 +15,6 @@ Writes http.json, http.md and a chart (http.svg, with matplotlib) into --out; ex
 soak's verdict is no.
 """
 import argparse
-import base64
 import json
 import os
 import re
@@ -53,6 +52,12 @@ http {{
   }}
 }}
 """
+
+
+def cpu_seconds(pid):
+    """A process's CPU time so far, user and system (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def raise_descriptor_limit(wanted=16384):
@@ -100,8 +105,7 @@ class Server:
                 time.sleep(0.05)
 
     def cpu_seconds(self):
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.process.pid)
 
     def resident_kib(self):
         match = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{self.process.pid}/status").read_text())
@@ -251,7 +255,6 @@ def targets(results):
 def chart(results, path):
     """Requests per second and p99 latency, one bar per server; False
     without matplotlib."""
-    sys.path.insert(0, str(HERE.parent))
     from looplab_report.charts import KIND_COLOURS, WIDTH, load_pyplot, save
     pyplot = load_pyplot()
     if pyplot is None or not results:
@@ -304,17 +307,16 @@ def markdown(results, soaked, args):
 def html(results, soaked, args):
     """The same as markdown(), as a section of the report's HTML page."""
     from html import escape
+
+    from looplab_report.document import Chart
+    from looplab_report.html import chart_lines
     rows = "".join(
         f"<tr><td>{escape(name)}</td><td>{r['rps']:,.0f}</td><td>{r['p50_ms']:.3f}</td><td>{r['p99_ms']:.3f}</td>"
         f"<td>{r['server_cpu_us_per_request']:.2f}</td><td>{r['errors']}</td></tr>" for name, r in results.items())
     soak_text = markdown({}, soaked, args).rsplit("\n\n", 1)[1] if soaked else ""
     goals = f"<p>Goals: {escape(targets_text(results))}.</p>\n" if targets(results) else ""
     svg = Path(args.out) / "http.svg"
-    picture = ""
-    if svg.is_file():
-        data = base64.b64encode(svg.read_bytes()).decode()
-        picture = f'<img class="chart" alt="http" src="data:image/svg+xml;base64,{data}">\n'
-
+    picture = chart_lines(Chart("http", svg, "charts/http.svg"))[0] + "\n" if svg.is_file() else ""
     return (f'<h2 id="http">HTTP server under wrk (examples/http)</h2>\n'
             f"<p>HTTP/1.1 hello world, wrk -t1 -c{args.connections} -d{args.duration}s; server on CPU {SERVER_CPU}, "
             f"wrk on CPU {CLIENT_CPU}.</p>\n<table><tr><th>server</th><th>requests/s</th><th>p50 ms</th>"
