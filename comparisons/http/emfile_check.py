@@ -22,7 +22,6 @@ build's http_accept_test covers the same path with an injected EMFILE).
 Exits 0 if all three hold, 1 with the reason otherwise.
 """
 import argparse
-import os
 import resource
 import select
 import socket
