@@ -9,9 +9,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "comparisons" / "ht
 import http_bench  # noqa: E402
 
 
-def run(rps, p99_ms):
-    return {"rps": rps, "p50_ms": p99_ms / 2, "p99_ms": p99_ms, "server_cpu_us_per_request": 1e6 / rps,
-            "errors": 0}
+def run(rps, p99_ms, server_cpu_percent=100.0, client_cpu_percent=60.0):
+    return {"rps": rps, "p50_ms": p99_ms / 2, "p99_ms": p99_ms,
+            "server_cpu_us_per_request": 1e6 * server_cpu_percent / 100 / rps,
+            "server_cpu_percent": server_cpu_percent, "client_cpu_percent": client_cpu_percent, "errors": 0}
 
 
 RESULTS = {
@@ -37,7 +38,25 @@ class Targets(unittest.TestCase):
     def test_without_nginx_only_the_cpython_goal_is_checked(self):
         alone = {name: r for name, r in RESULTS.items() if not name.startswith("nginx")}
         self.assertEqual([what for what, *_ in http_bench.targets(alone)],
-                         ["requests/s, looplab / CPython 3.13.0 asyncio"])
+                         ["requests/s, looplab / CPython 3.13.0 asyncio",
+                          "server CPU per request, CPython 3.13.0 asyncio / looplab"])
+
+    def test_a_run_that_wrk_could_not_keep_up_with_says_so(self):
+        # wrk used all of its CPU, looplab 80% of its own: 90,000 requests/s
+        # on 80% of a CPU is 8.9 us each, against CPython's 50 us.
+        paced = dict(RESULTS, looplab=run(90_000, 1.4, server_cpu_percent=80, client_cpu_percent=100))
+        self.assertTrue(http_bench.client_bound(paced["looplab"]))
+        self.assertFalse(http_bench.client_bound(RESULTS["looplab"]))
+        checks = {what: (measured, met) for what, measured, _, met in http_bench.targets(paced)}
+        self.assertEqual(checks["requests/s, looplab / CPython 3.13.0 asyncio"],
+                         ("4.50x, wrk-bound (wrk 100% of its CPU, looplab 80% of its own)", False))
+        self.assertEqual(checks["server CPU per request, CPython 3.13.0 asyncio / looplab"], ("5.62x", True))
+
+    def test_the_tables_show_each_side_s_share_of_its_cpu(self):
+        args = types.SimpleNamespace(connections=100, duration=10, out="/nonexistent")
+        paced = dict(RESULTS, looplab=run(90_000, 1.4, server_cpu_percent=80, client_cpu_percent=100))
+        row = "| looplab | 90,000 | 0.700 | 1.400 | 8.89 | 80 | 100 | 0 |"
+        self.assertIn(row, http_bench.markdown(paced, None, args))
 
     def test_the_markdown_section_says_which_goals_are_met(self):
         args = types.SimpleNamespace(connections=100, duration=10, out="/nonexistent")
@@ -45,6 +64,17 @@ class Targets(unittest.TestCase):
         self.assertIn("| looplab | 90,000 |", text)
         self.assertIn("(goal at least 0.9x): met", text)
         self.assertIn("(goal at least 5x): NOT met", text)
+
+
+class Rounds(unittest.TestCase):
+    def test_the_median_run_is_reported_whole_with_every_round_s_rate(self):
+        runs = [run(80_000, 1.0), run(95_000, 3.0), run(90_000, 2.0)]
+        median = http_bench.median_run(runs)
+        self.assertEqual((median["rps"], median["p99_ms"]), (90_000, 2.0))
+        self.assertEqual(median["rps_rounds"], [80_000, 95_000, 90_000])
+
+    def test_of_two_runs_the_slower_is_reported(self):
+        self.assertEqual(http_bench.median_run([run(95_000, 1.0), run(80_000, 1.0)])["rps"], 80_000)
 
 
 if __name__ == "__main__":
