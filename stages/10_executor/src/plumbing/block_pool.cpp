@@ -45,7 +45,12 @@ class ThreadCache {
   static void* take(FreeList& list) noexcept {
     ASAN_UNPOISON_MEMORY_REGION(list.head, sizeof(FreeBlock));
     --list.count;
-    return std::exchange(list.head, list.head->next);
+    void* block = std::exchange(list.head, list.head->next);
+    // The next take() reads the new head's link: a block freed long ago is
+    // out of the cache, and that read would stall the allocation. Fetch it
+    // now, for writing, as its caller will construct an object in it.
+    if (list.head != nullptr) __builtin_prefetch(list.head, 1);
+    return block;
   }
 
   // Set once this thread's cache is gone: a Handle freed later, by a static
