@@ -259,12 +259,16 @@ int TaskBase::uncancel() noexcept {
 // [task_registry]
 void TaskBase::enter_registry() noexcept {
   std::lock_guard lock(registry_mutex);
+  registered_ = true;
   next_ = pending_tasks;
   if (next_ != nullptr) next_->previous_ = this;
   pending_tasks = this;
 }
 
 void TaskBase::leave_registry() noexcept {
+  // Only this task sets the flag: no lock needed to read it, and an eager
+  // task that finished inside create_task() takes none.
+  if (!std::exchange(registered_, false)) return;
   std::lock_guard lock(registry_mutex);
   if (previous_ != nullptr) {
     previous_->next_ = next_;
