@@ -156,8 +156,8 @@ class TaskBase {
   bool started_ = false;       // the first step has run
   bool start_called_ = false;  // start() was called (by create_task or a factory)
   bool log_destroy_pending_ = true;
-  bool registered_ = false;  // in the registry: an eager task that finished at once never is
-  Ref<FutureBase> self_;     // a pending task keeps itself alive
+  bool registered_ = false;       // in the registry: an eager task that finished at once never is
+  Ref<FutureBase> self_;          // a pending task keeps itself alive
   TaskBase* previous_ = nullptr;  // the registry of pending tasks (task.cpp)
   TaskBase* next_ = nullptr;
 };
