@@ -9,10 +9,12 @@ gets the same connections and duration, --rounds times, the servers taking
 turns, and the run with the median requests/s is reported. Measured:
 requests per second, p50 and p99 latency (wrk --latency), the server's CPU
 time per request (/proc/PID/stat, user + system), and how much of its CPU
-each side used: a server faster than wrk leaves some of its own idle. The soak holds --soak-connections keep-alive
-connections on looplab's server for --soak seconds and samples its resident
-memory and open descriptors; its verdict needs growth under 5% from the first
-to the last tenth, no descriptor left behind, and zero failed requests.
+each side used: a server faster than wrk leaves some of its own idle.
+
+The soak holds --soak-connections keep-alive connections on looplab's server
+for --soak seconds and samples its resident memory and open descriptors; its
+verdict needs growth under 5% from the first to the last tenth, no descriptor
+left behind, and zero failed requests.
 Writes http.json, http.md and a chart (http.svg, with matplotlib) into --out; exits 1 if a server failed or the
 soak's verdict is no.
 """
@@ -196,8 +198,8 @@ SATURATED_PERCENT = 95
 
 def client_bound(result):
     """True if wrk, not the server, set this run's pace."""
-    return (result.get("client_cpu_percent", 0) >= SATURATED_PERCENT
-            and result.get("server_cpu_percent", 100) < SATURATED_PERCENT)
+    return (result["client_cpu_percent"] >= SATURATED_PERCENT
+            and result["server_cpu_percent"] < SATURATED_PERCENT)
 
 
 def soak(server, connections, duration):
@@ -341,9 +343,8 @@ def rounds_text(args):
 
 
 def busy(result, who):
-    """A run's server or client CPU share, for the tables ("" if not measured)."""
-    value = result.get(f"{who}_cpu_percent")
-    return "" if value is None else f"{value:.0f}"
+    """A run's server or client CPU share, in percent, for the tables."""
+    return f"{result[f'{who}_cpu_percent']:.0f}"
 
 
 def markdown(results, soaked, args):

@@ -35,7 +35,7 @@ class Targets(unittest.TestCase):
         checks = {what: met for what, _, _, met in http_bench.targets(slow)}
         self.assertFalse(checks["p99 latency, looplab / nginx"])
 
-    def test_without_nginx_only_the_cpython_goal_is_checked(self):
+    def test_without_nginx_only_the_cpython_goals_are_checked(self):
         alone = {name: r for name, r in RESULTS.items() if not name.startswith("nginx")}
         self.assertEqual([what for what, *_ in http_bench.targets(alone)],
                          ["requests/s, looplab / CPython 3.13.0 asyncio",
