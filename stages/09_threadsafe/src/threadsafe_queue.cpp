@@ -22,13 +22,16 @@ ThreadsafeQueue::WakeRule default_wake_rule() {
 // [threadsafe_post_body]
 Handle ThreadsafeQueue::post(Callback callback, const Context* context, SourceLocation where) {
   // [post_body]
-  Ref<HandleState> handle(new ThreadsafeHandleState(
-      std::move(callback), context != nullptr ? *context : Context::copy_current(), where));
+  auto* state = new ThreadsafeHandleState(
+      std::move(callback), context != nullptr ? *context : Context::copy_current(), where);
+  Ref<HandleState> queued(state);
+  Handle handle{Ref<HandleState>(state)};
+  state->share();  // the loop's thread may see it as soon as the lock is taken
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
     if (closed_) throw RuntimeError("Event loop is closed");
-    posted_.push_back(handle);
+    posted_.push_back(std::move(queued));
     nonempty_.store(true, std::memory_order_release);
     wake = rule_ == WakeRule::kEveryPost || !wake_pending_;
     wake_pending_ = true;
@@ -36,7 +39,7 @@ Handle ThreadsafeQueue::post(Callback callback, const Context* context, SourceLo
   // Outside the lock: the loop may be taking the queue meanwhile, and a
   // write it does not need costs a spare turn, never a lost callback.
   if (wake) pipe_.write_to_self();
-  return Handle(std::move(handle));
+  return handle;
   // [post_body]
 }
 // [threadsafe_post_body]

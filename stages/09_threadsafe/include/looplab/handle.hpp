@@ -84,10 +84,12 @@ class HandleState : public RefCounted, public PoolAllocated {
 /// too late to stop it, as in asyncio before 3.14.
 class ThreadsafeHandleState final : public HandleState {
  public:
+  /// Counts its references plainly until share() is called: the poster
+  /// takes its two (the queue's and the caller's) without atomics.
   ThreadsafeHandleState(Callback callback, Context context, SourceLocation created_at)
-      : HandleState(std::move(callback), std::move(context), created_at) {
-    share_across_threads();
-  }
+      : HandleState(std::move(callback), std::move(context), created_at) {}
+  /// Called before another thread can see it: counted atomically from now on.
+  void share() noexcept { share_across_threads(); }
   void cancel() noexcept override { mark_cancelled(); }
 
   // Made on one thread and freed on another: the BlockPool would pile every

@@ -50,6 +50,15 @@ SharedList& shared_list() {
   return *list;
 }
 
+// The next block to hand out was last written on another thread (the loop
+// freed it), so its lines sit in that CPU's cache. Asking for them now, for
+// writing, lets the transfer overlap the work until the next allocation.
+void prefetch_for_write(void* block) {
+  for (std::size_t offset = 0; offset < HandoffPool::kBlockSize; offset += 64) {
+    __builtin_prefetch(static_cast<char*>(block) + offset, 1);
+  }
+}
+
 class ThreadList {
  public:
   ThreadList() { blocks_.reserve(2 * HandoffPool::kBatch); }
@@ -65,6 +74,7 @@ class ThreadList {
     if (blocks_.empty()) return nullptr;
     void* block = blocks_.back();
     blocks_.pop_back();
+    if (!blocks_.empty()) prefetch_for_write(blocks_.back());
     ASAN_UNPOISON_MEMORY_REGION(block, HandoffPool::kBlockSize);
     return block;
   }
