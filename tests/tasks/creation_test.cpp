@@ -5,12 +5,15 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "looplab/context.hpp"
 #include "looplab/gather.hpp"
+#include "looplab/plumbing/one_thread.hpp"
 #include "tasks/support.hpp"
 
 namespace looplab {
@@ -265,6 +268,48 @@ TEST(Registry, ATaskMadeOnOneThreadMayEndOnAnother) {
   EXPECT_EQ(all_tasks(t.loop).size(), 1U);
   t.loop.run_until_complete(later);
   EXPECT_TRUE(all_tasks(t.loop).empty());
+}
+
+// The counter and the registry skip their atomic instruction and lock while
+// the process has one thread (plumbing/one_thread.hpp). With four threads
+// making tasks at once, a count taken without them would hand out some
+// number twice, and the registry's list would lose tasks.
+TEST(Creation, TasksMadeOnManyThreadsAtOnceGetDistinctNumbersAndAllFinish) {
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 2'000;
+  std::vector<std::vector<std::string>> names(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&names, i] {
+      TestLoop t;
+      std::vector<Task<int>> tasks;
+      for (int k = 0; k < kPerThread; ++k) {
+        tasks.push_back(create_task(
+            t.loop, [](int value) -> Coro<int> { co_return value; }, k));
+        names[static_cast<std::size_t>(i)].push_back(tasks.back().get_name());
+      }
+      t.turn();  // each finishes in its first step
+      for (const Task<int>& task : tasks) EXPECT_TRUE(task.done());
+      EXPECT_TRUE(all_tasks(t.loop).empty());
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  std::set<std::string> distinct;
+  for (const auto& some : names) distinct.insert(some.begin(), some.end());
+  EXPECT_EQ(distinct.size(), static_cast<std::size_t>(kThreads * kPerThread));
+}
+
+TEST(OneThread, OnceASecondThreadHasBeenMadeTheRegistryLockIsTaken) {
+  std::thread([] {}).join();  // glibc's flag never goes back to "one thread"
+  EXPECT_FALSE(only_one_thread());
+  std::mutex mutex;
+  LockUnlessAlone lock(mutex);
+  bool taken = true;
+  std::thread([&mutex, &taken] {
+    taken = mutex.try_lock();
+    if (taken) mutex.unlock();
+  }).join();
+  EXPECT_FALSE(taken);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "looplab/plumbing/one_thread.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/run.hpp"
 
@@ -26,11 +27,13 @@ thread_local TaskBase* running_task = nullptr;
 // through the tasks themselves; all_tasks(loop) picks one loop's. One list
 // for the process, as asyncio's, so that a task may be made on one thread
 // and end on another (a loop handed to a thread after its first tasks were
-// made). The lock costs a task two uncontended lock/unlock pairs in its life.
+// made). The lock costs a task two uncontended lock/unlock pairs in its life,
+// and nothing while the process has one thread (plumbing/one_thread.hpp).
 std::mutex registry_mutex;
 TaskBase* pending_tasks = nullptr;
 
-// Task names, "Task-1", "Task-2"..., counted across the process as asyncio does.
+// Task names, "Task-1", "Task-2"..., counted across the process as asyncio does
+// (atomically once a second thread exists).
 std::atomic<std::uint64_t> task_counter{0};
 
 }  // namespace
@@ -44,7 +47,8 @@ TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& fu
       future_(&future),
       context_(options.context ? std::move(*options.context) : Context::copy_current()),
       // As asyncio: only an unnamed task takes a number from the counter.
-      name_(options.name ? std::move(*options.name) : "Task-" + std::to_string(++task_counter)),
+      name_(options.name ? std::move(*options.name)
+                         : "Task-" + std::to_string(increment(task_counter))),
       root_(root),
       resume_point_(root) {
   // The first task ever made asks every loop to destroy its pending tasks
@@ -183,14 +187,14 @@ int TaskBase::uncancel() noexcept {
 
 // [task_registry]
 void TaskBase::enter_registry() noexcept {
-  std::lock_guard lock(registry_mutex);
+  LockUnlessAlone lock(registry_mutex);
   next_ = pending_tasks;
   if (next_ != nullptr) next_->previous_ = this;
   pending_tasks = this;
 }
 
 void TaskBase::leave_registry() noexcept {
-  std::lock_guard lock(registry_mutex);
+  LockUnlessAlone lock(registry_mutex);
   if (previous_ != nullptr) {
     previous_->next_ = next_;
   } else if (pending_tasks == this) {
@@ -225,7 +229,7 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
   // another.
   std::vector<std::pair<TaskBase*, Ref<FutureBase>>> pending;
   {
-    std::lock_guard lock(registry_mutex);  // not held below: a handler may make tasks
+    LockUnlessAlone lock(registry_mutex);  // not held below: a handler may make tasks
     for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
       if (task->loop_ == &loop) pending.emplace_back(task, Ref<FutureBase>(&task->as_future()));
     }
@@ -248,7 +252,7 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
 
 std::vector<TaskBase*> all_tasks(EventLoop& loop) {
   std::vector<TaskBase*> tasks;
-  std::lock_guard lock(registry_mutex);
+  LockUnlessAlone lock(registry_mutex);
   for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
     if (task->loop_ == &loop) tasks.push_back(task);
   }
