@@ -12,6 +12,7 @@
 
 #include "looplab/default_selector.hpp"
 #include "looplab/plumbing/check.hpp"
+#include "looplab/plumbing/prefetch.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/task.hpp"
 #include "looplab/timeout.hpp"
@@ -307,10 +308,18 @@ void EventLoop::queue_due_timers() {
 // Run exactly the handles that are queued now. Handles they schedule wait
 // for the next turn, so a callback that reschedules itself cannot starve
 // the others.
+//
+// From stage 07 on, a long queue is read ahead: its handles may have been
+// made long ago (a lazy task tree's first steps) and be out of the cache.
+// Asked for kLookAhead places early, each one's cache miss overlaps the
+// runs until its turn instead of stalling the loop (plumbing/prefetch.hpp).
+constexpr std::size_t kLookAhead = 8;  // 4 and 12 measured the same
+
 void EventLoop::run_ready() {
   // [run_ready_body]
   std::size_t ntodo = ready_.size();
   for (std::size_t i = 0; i < ntodo; ++i) {
+    if (ntodo - i > kLookAhead) prefetch(ready_[kLookAhead].get());
     Ref<HandleState> handle = ready_.pop_front();
     if (handle->cancelled()) continue;
     run_handle(*handle);

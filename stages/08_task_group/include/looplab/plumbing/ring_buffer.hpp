@@ -35,6 +35,12 @@ class RingBuffer {
     return value;
   }
 
+  /// The element `index` places behind the oldest (stage 07 on, to read
+  /// ahead). Precondition: index < size().
+  const T& operator[](std::size_t index) const noexcept {
+    return slots_[(head_ + index) & (slots_.size() - 1)];
+  }
+
   void clear() {
     while (!empty()) pop_front();
   }
