@@ -22,11 +22,8 @@ ThreadsafeQueue::WakeRule default_wake_rule() {
 // [threadsafe_post_body]
 Handle ThreadsafeQueue::post(Callback callback, const Context* context, SourceLocation where) {
   // [post_body]
-  auto* state = new ThreadsafeHandleState(
+  auto [queued, handle] = ThreadsafeHandleState::make(
       std::move(callback), context != nullptr ? *context : Context::copy_current(), where);
-  Ref<HandleState> queued(state);
-  Handle handle{Ref<HandleState>(state)};
-  state->share();  // the loop's thread may see it as soon as the lock is taken
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
@@ -39,7 +36,7 @@ Handle ThreadsafeQueue::post(Callback callback, const Context* context, SourceLo
   // Outside the lock: the loop may be taking the queue meanwhile, and a
   // write it does not need costs a spare turn, never a lost callback.
   if (wake) pipe_.write_to_self();
-  return handle;
+  return std::move(handle);
   // [post_body]
 }
 // [threadsafe_post_body]

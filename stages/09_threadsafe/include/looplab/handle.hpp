@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "looplab/context.hpp"
 #include "looplab/plumbing/block_pool.hpp"
@@ -27,6 +28,7 @@
 namespace looplab {
 
 class EventLoop;
+class Handle;
 
 // [handle_state]
 /// The shared state behind a Handle. Users hold `Handle`; the loop holds `Ref<HandleState>`.
@@ -84,12 +86,11 @@ class HandleState : public RefCounted, public PoolAllocated {
 /// too late to stop it, as in asyncio before 3.14.
 class ThreadsafeHandleState final : public HandleState {
  public:
-  /// Counts its references plainly until share() is called: the poster
-  /// takes its two (the queue's and the caller's) without atomics.
-  ThreadsafeHandleState(Callback callback, Context context, SourceLocation created_at)
-      : HandleState(std::move(callback), std::move(context), created_at) {}
-  /// Called before another thread can see it: counted atomically from now on.
-  void share() noexcept { share_across_threads(); }
+  /// A posted handle, held from the start by the queue (the Ref) and by the
+  /// caller (the Handle). Both references are counted before the handle is
+  /// shared, so neither costs an atomic instruction; every later one does.
+  static std::pair<Ref<HandleState>, Handle> make(Callback callback, Context context,
+                                                  SourceLocation created_at);
   void cancel() noexcept override { mark_cancelled(); }
 
   // Made on one thread and freed on another: the BlockPool would pile every
@@ -98,6 +99,10 @@ class ThreadsafeHandleState final : public HandleState {
   static void operator delete(void* block, std::size_t size) noexcept {
     HandoffPool::deallocate(block, size);
   }
+
+ private:
+  ThreadsafeHandleState(Callback callback, Context context, SourceLocation created_at)
+      : HandleState(std::move(callback), std::move(context), created_at) {}
 };
 static_assert(sizeof(ThreadsafeHandleState) <= HandoffPool::kBlockSize);
 // [threadsafe_handle_state]
@@ -124,5 +129,15 @@ class Handle {
  private:
   Ref<HandleState> state_;
 };
+
+inline std::pair<Ref<HandleState>, Handle> ThreadsafeHandleState::make(Callback callback,
+                                                                       Context context,
+                                                                       SourceLocation created_at) {
+  auto* state = new ThreadsafeHandleState(std::move(callback), std::move(context), created_at);
+  std::pair<Ref<HandleState>, Handle> held{Ref<HandleState>(state),
+                                           Handle(Ref<HandleState>(state))};
+  state->share_across_threads();  // from here on, two threads may hold it
+  return held;
+}
 
 }  // namespace looplab
