@@ -49,6 +49,7 @@ def parse_head(head):
 
 
 async def serve_connection(reader, writer):
+    answers = []  # to the requests that arrived together: written at once, as looplab's server does
     try:
         while True:
             try:
@@ -56,21 +57,24 @@ async def serve_connection(reader, writer):
             except (asyncio.IncompleteReadError, asyncio.TimeoutError):
                 break
             except asyncio.LimitOverrunError:
-                writer.write(BAD)
+                answers.append(BAD)
                 break
             parsed = parse_head(head[:-4])
             if parsed is None:
-                writer.write(BAD)
+                answers.append(BAD)
                 break
             keep_alive, length = parsed
             if length:
                 await reader.readexactly(length)
-            writer.write(RESPONSE if keep_alive else CLOSING)
+            answers.append(RESPONSE if keep_alive else CLOSING)
             if not keep_alive:
                 break
-            # Pipelined requests already here are answered before draining.
+            # Pipelined requests already here are answered before writing.
             if not reader._buffer:
+                writer.write(b"".join(answers))
+                answers.clear()
                 await writer.drain()
+        writer.write(b"".join(answers))
         await writer.drain()
     except (ConnectionError, asyncio.IncompleteReadError):
         pass

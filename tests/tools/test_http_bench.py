@@ -79,3 +79,28 @@ class Rounds(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Pipelined(unittest.TestCase):
+    def test_the_script_writes_the_requests_of_a_batch_at_once(self):
+        script = http_bench.pipeline_script(16)
+        self.assertIn("for i = 1, 16 do", script)
+        self.assertIn("request = function() return requests end", script)
+
+    def test_the_pipelined_goals_are_named_so_and_leave_latency_out(self):
+        checks = {what: (measured, met) for what, measured, _, met in http_bench.targets(RESULTS, pipeline=16)}
+        self.assertEqual(sorted(checks),
+                         ["requests/s, looplab / CPython 3.13.0 asyncio, 16 pipelined",
+                          "requests/s, looplab / nginx, 16 pipelined",
+                          "server CPU per request, CPython 3.13.0 asyncio / looplab, 16 pipelined"])
+        self.assertEqual(checks["requests/s, looplab / nginx, 16 pipelined"], ("1.12x", True))
+
+    def test_the_report_shows_the_pipelined_table_after_the_plain_one(self):
+        args = types.SimpleNamespace(connections=100, duration=10, out="/nonexistent", pipeline=16)
+        pipelined = {name: dict(r, p50_ms=None, p99_ms=None) for name, r in RESULTS.items()}
+        pipelined["looplab"] = dict(run(900_000, 3.0), p50_ms=None, p99_ms=None)
+        text = http_bench.markdown(RESULTS, None, args, pipelined)
+        self.assertIn("| looplab | 900,000 | – | – | 1.11 |", text)
+        self.assertLess(text.index("| looplab | 90,000 |"), text.index("| looplab | 900,000 |"))
+        self.assertIn("Goals, pipelined: requests/s, looplab / nginx, 16 pipelined: 11.25x", text)
+        self.assertNotIn("| looplab | 900,000 |", http_bench.markdown(RESULTS, None, args))
