@@ -50,9 +50,14 @@ SharedList& shared_list() {
   return *list;
 }
 
-// The next block to hand out was last written on another thread (the loop
-// freed it), so its lines sit in that CPU's cache. Asking for them now, for
-// writing, lets the transfer overlap the work until the next allocation.
+// The blocks to hand out were last written on another thread (the loop freed
+// them), so their lines sit in that CPU's cache, and fetching one takes
+// longer than a post. Asking for a block's lines four allocations before it
+// is handed out lets the transfers overlap the posts in between: one ahead
+// hid about half of the wait in threadsafe_flood, four nearly all of it
+// (sixteen evicted blocks before their turn came).
+constexpr std::size_t kPrefetchAhead = 4;
+
 void prefetch_for_write(void* block) {
   for (std::size_t offset = 0; offset < HandoffPool::kBlockSize; offset += 64) {
     __builtin_prefetch(static_cast<char*>(block) + offset, 1);
@@ -74,7 +79,8 @@ class ThreadList {
     if (blocks_.empty()) return nullptr;
     void* block = blocks_.back();
     blocks_.pop_back();
-    if (!blocks_.empty()) prefetch_for_write(blocks_.back());
+    if (blocks_.size() >= kPrefetchAhead)
+      prefetch_for_write(blocks_[blocks_.size() - kPrefetchAhead]);
     ASAN_UNPOISON_MEMORY_REGION(block, HandoffPool::kBlockSize);
     return block;
   }

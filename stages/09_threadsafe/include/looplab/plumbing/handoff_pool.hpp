@@ -21,8 +21,9 @@ class HandoffPool {
  public:
   /// The one block size served; a larger request goes to operator new.
   static constexpr std::size_t kBlockSize = 128;
-  /// Blocks moved at once to or from the shared list.
-  static constexpr std::size_t kBatch = 64;
+  /// Blocks moved at once to or from the shared list: its lock is taken once
+  /// per batch (256 took a tenth off threadsafe_flood against 64; 1024 no more).
+  static constexpr std::size_t kBatch = 256;
   /// Blocks the shared list keeps; more are given back to malloc.
   static constexpr std::size_t kMaxShared = std::size_t{1} << 16;
 
