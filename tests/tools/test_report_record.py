@@ -56,6 +56,7 @@ class Plan(unittest.TestCase):
             "cpython 3.13 asyncio reader_pingpong", "cpython 3.13 asyncio reader_pingpong (epoll)",
             "cpython 3.11 asyncio reader_pingpong", "cpython 3.11 uvloop reader_pingpong"])
         self.assertIn("--benchmark_min_time=0.01", jobs[0].command)
+        self.assertIn("--benchmark_min_warmup_time=0.01", jobs[0].command)
         self.assertEqual(jobs[6].command[-3:], ["--selector", "default", "--quick"])
         self.assertEqual(jobs[6].raw, Path("/raw/cpython_asyncio_epoll--reader_pingpong.json"))
         self.assertIn(ASYNCIO_EPOLL_ID, results.impls)
@@ -96,6 +97,7 @@ class Plan(unittest.TestCase):
         self.assertEqual([job.title for job in jobs], ["c++ bench_s03", "cpython 3.13 asyncio rp"])
         self.assertNotIn(ASYNCIO_EPOLL_ID, results.impls)
         self.assertIn("--benchmark_repetitions=5", jobs[0].command)
+        self.assertIn("--benchmark_min_warmup_time=0.1", jobs[0].command)
 
     def test_echo_servers(self):
         with tempfile.TemporaryDirectory() as directory:
