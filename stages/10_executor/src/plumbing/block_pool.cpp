@@ -9,13 +9,20 @@
 namespace looplab {
 namespace {
 
-// A free block stores the link to the next free block in its first bytes.
+// A size's free blocks form a stack. The list holds the top two itself, and
+// each free block stores, in its first bytes, a link to the block two below
+// it. So take() learns which block it will hand out two allocations later
+// without reading the one in between, and can fetch it that early: a block
+// freed long ago is out of the cache, and the one allocation's notice that a
+// plain linked list gives is too short to bring it back (a lazy task tree
+// waited for memory in a fifth of its time here).
 struct FreeBlock {
-  FreeBlock* next;
+  FreeBlock* two_below;
 };
 
 struct FreeList {
-  FreeBlock* head = nullptr;
+  FreeBlock* top = nullptr;
+  FreeBlock* second = nullptr;
   std::size_t count = 0;
 };
 
@@ -29,7 +36,7 @@ class ThreadCache {
   ~ThreadCache() {
     destroyed = true;
     for (FreeList& list : lists_) {
-      while (list.head != nullptr) ::operator delete(take(list));
+      while (list.top != nullptr) ::operator delete(take(list));
     }
   }
   FreeList& list_for(std::size_t size) { return lists_[(size - 1) / BlockPool::kGranule]; }
@@ -38,19 +45,19 @@ class ThreadCache {
   // use after free reads as one (not as a bad vtable pointer: the link sits
   // where an object's vtable pointer was). Only the pool itself unpoisons it.
   static void put(FreeList& list, void* block, std::size_t size) noexcept {
-    list.head = ::new (block) FreeBlock{list.head};
+    list.second = std::exchange(list.top, ::new (block) FreeBlock{list.second});
     ++list.count;
     ASAN_POISON_MEMORY_REGION(block, size);
   }
   static void* take(FreeList& list) noexcept {
-    ASAN_UNPOISON_MEMORY_REGION(list.head, sizeof(FreeBlock));
+    ASAN_UNPOISON_MEMORY_REGION(list.top, sizeof(FreeBlock));
     --list.count;
-    void* block = std::exchange(list.head, list.head->next);
-    // The next take() reads the new head's link: a block freed long ago is
-    // out of the cache, and that read would stall the allocation. Fetch it
-    // now, for writing, as its caller will construct an object in it. (A
-    // prefetch never faults: an empty list's null head needs no test.)
-    __builtin_prefetch(list.head, 1);
+    FreeBlock* block = std::exchange(list.top, list.second);
+    list.second = block->two_below;
+    // Handed out two allocations from now. For writing, as its caller will
+    // construct an object in it. (A prefetch never faults: a null link
+    // needs no test.)
+    __builtin_prefetch(list.second, 1);
     return block;
   }
 
@@ -78,7 +85,7 @@ std::size_t rounded(std::size_t size) {
 void* BlockPool::allocate(std::size_t size) {
   if (size == 0 || size > kMaxBlockSize || ThreadCache::destroyed) return ::operator new(size);
   FreeList& list = this_thread_cache().list_for(size);
-  if (list.head == nullptr) return ::operator new(rounded(size));
+  if (list.top == nullptr) return ::operator new(rounded(size));
   void* block = ThreadCache::take(list);
   ASAN_UNPOISON_MEMORY_REGION(block, size);
   return block;
