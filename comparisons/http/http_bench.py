@@ -15,8 +15,9 @@ On two CPUs, wrk is often the slower side: it spends about as much CPU on a
 request as the fastest server does. So every run is made again with
 --pipeline requests (64 by default) written at once on each connection,
 which HTTP/1.1 allows: wrk's cost per request falls many times, and that
-second table shows what the servers themselves can do (64: at 16 and 32,
-wrk still set looplab's pace on this machine).
+second table comes close to what the servers themselves can do (at 64,
+looplab's server used 90-94% of its CPU here; at 16 and 32, wrk still set
+its pace). A run that wrk still paced says so, as in the first table.
 
 The soak holds --soak-connections keep-alive connections on looplab's server
 for --soak seconds and samples its resident memory and open descriptors; its
@@ -381,8 +382,8 @@ def busy(result, who):
 
 def pipelined_note(pipeline):
     return (f"The same, with wrk writing {pipeline} requests at once on each connection (a Lua script) and"
-            f" waiting for their {pipeline} answers: wrk's CPU per request falls about {pipeline}-fold, so on two"
-            " CPUs this is the run that shows what each server can do. looplab's server and the asyncio twin"
+            f" waiting for their {pipeline} answers: wrk's CPU per request falls many times, so on two CPUs this"
+            " run comes closer to what each server can do. looplab's server and the asyncio twin"
             " answer the requests that arrived together with one write; nginx writes each answer as it makes"
             " it. wrk reports no usable latency percentiles for pipelined requests, so none are shown.")
 
