@@ -17,11 +17,23 @@ class DoneCallbackHandle final : public HandleState {
  public:
   DoneCallbackHandle(Callback callback, Context context)
       : HandleState(std::move(callback), std::move(context), SourceLocation::current()) {}
+  DoneCallbackHandle(const DoneCallbackHandle&) = delete;
+  DoneCallbackHandle& operator=(const DoneCallbackHandle&) = delete;
+  ~DoneCallbackHandle() override {
+    if (future_ != nullptr && future_->drop_ref()) delete future_;
+  }
 
-  void hold(Ref<FutureBase> future) { future_ = std::move(future); }
+  /// Takes a reference to the future, once, as the handle is queued. A plain
+  /// store, not a Ref's assignment: that would first read the old pointer,
+  /// and this handle was made when the callback was added, often so long
+  /// ago that the read waits for memory. A store does not wait.
+  void hold(FutureBase& future) {
+    future.add_ref();
+    future_ = &future;
+  }
 
  private:
-  Ref<FutureBase> future_;  // null until the handle is queued
+  FutureBase* future_ = nullptr;  // a counted reference, from hold() on
 };
 // [done_callback_handle]
 
@@ -86,7 +98,7 @@ void FutureBase::schedule_callbacks() {
 
 void FutureBase::schedule(DoneCallback& entry) {
   // [schedule_body]
-  static_cast<DoneCallbackHandle&>(*entry.handle).hold(Ref<FutureBase>(this));
+  static_cast<DoneCallbackHandle&>(*entry.handle).hold(*this);
   loop_->schedule_handle(std::move(entry.handle));
   // [schedule_body]
 }
