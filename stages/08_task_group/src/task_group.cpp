@@ -8,7 +8,7 @@ namespace looplab {
 
 namespace {
 
-// How many children a group makes room for on its first: six in the async_tree benchmarks.
+// How many children a group makes room for when it adopts its first (six in async_tree).
 constexpr std::size_t kFirstChildren = 8;
 
 // asyncio's _is_base_error: SystemExit and KeyboardInterrupt.
