@@ -315,5 +315,86 @@ TEST(Cancellation, ACancelledErrorCaughtInAnInnerCoroutineStaysThere) {
   EXPECT_EQ(log, (Log{"caught, returning 7", "outer frame goes on with 7"}));
 }
 
+// A task knows the CancelledError it threw in when it comes back out, and
+// ends cancelled without rethrowing it (task.hpp, is_own_cancellation()).
+// What it must still get right, as CPython 3.12 and 3.13 do: the message is
+// that of the error the coroutine ended with, whoever made it.
+
+TEST(Cancellation, AFutureCancelledByAnotherHandEndsTheTaskWithTheFuturesMessage) {
+  TestLoop t;
+  Log log;
+  Future<int> future = t.loop.create_future<int>();
+  Task<int> task = create_task(t.loop, waits_on(future, &log));
+  t.turn();
+  future.cancel("from outside");  // not through the task
+  t.turn();
+  EXPECT_EQ(log, Log{"caught CancelledError(from outside)"});
+  EXPECT_TRUE(task.cancelled());
+  EXPECT_EQ(task.cancelling(), 0);
+  EXPECT_EQ(testing::cancelled_message_of([&] { task.result(); }), "from outside");
+}
+
+Coro<int> replaces_the_cancellation(Future<int> future) {
+  try {
+    co_await future;
+  } catch (const CancelledError&) {
+    throw CancelledError("replaced");
+  }
+  co_return 0;
+}
+
+TEST(Cancellation, ACoroutineThatReplacesTheCancelledErrorEndsWithTheNewMessage) {
+  TestLoop t;
+  Future<int> future = t.loop.create_future<int>();
+  Task<int> task = create_task(t.loop, replaces_the_cancellation(future));
+  t.turn();
+  task.cancel("sent");
+  t.turn();
+  EXPECT_TRUE(task.cancelled());
+  EXPECT_EQ(testing::cancelled_message_of([&] { task.result(); }), "replaced");
+}
+
+Coro<int> cancels_itself_again_and_rethrows(Future<int> future) {
+  try {
+    co_await future;
+  } catch (const CancelledError&) {
+    TaskBase::current()->cancel("second");  // a new request, while the first unwinds
+    throw;
+  }
+  co_return 0;
+}
+
+TEST(Cancellation, ACancelledErrorRethrownAfterANewCancelKeepsItsOwnMessage) {
+  TestLoop t;
+  Future<int> future = t.loop.create_future<int>();
+  Task<int> task = create_task(t.loop, cancels_itself_again_and_rethrows(future));
+  t.turn();
+  task.cancel("first");
+  t.turn();
+  EXPECT_TRUE(task.cancelled());
+  EXPECT_EQ(task.cancelling(), 2);
+  EXPECT_EQ(testing::cancelled_message_of([&] { task.result(); }), "first");
+}
+
+Coro<int> turns_the_cancellation_into_an_error(Future<int> future) {
+  try {
+    co_await future;
+  } catch (const CancelledError&) {
+    throw ValueError("not cancelled after all");
+  }
+  co_return 0;
+}
+
+TEST(Cancellation, ACoroutineThatTurnsTheCancelledErrorIntoAnErrorEndsWithTheError) {
+  TestLoop t;
+  Future<int> future = t.loop.create_future<int>();
+  Task<int> task = create_task(t.loop, turns_the_cancellation_into_an_error(future));
+  t.turn();
+  task.cancel("sent");
+  t.turn();
+  EXPECT_FALSE(task.cancelled());
+  EXPECT_EQ(testing::describe(task.exception()), "ValueError: not cancelled after all");
+}
+
 }  // namespace
 }  // namespace looplab

@@ -155,8 +155,7 @@ void TaskBase::step(std::exception_ptr error) {
   if (as_future().done()) throw InvalidStateError("step(): " + get_name() + " is already done");
   // [step_body]
   if (must_cancel_) {
-    if (!is_cancelled_error(error))
-      error = std::make_exception_ptr(CancelledError(cancel_message_));
+    if (!is_cancelled_error(error)) error = make_cancellation(cancel_message_);
     must_cancel_ = false;
   }
   fut_waiter_.reset();
@@ -224,8 +223,16 @@ void TaskBase::wakeup(FutureBase& future) {
   // Its outcome, without throwing it here: the step throws it into the
   // coroutine, where `co_await` would have raised it. (exception() marks it
   // retrieved.)
-  step(future.cancelled() ? future.make_cancelled_error() : future.exception());
+  step(future.cancelled() ? make_cancellation(future.cancel_message()) : future.exception());
   // [wakeup_body]
+}
+
+// The CancelledError to throw into the coroutine, remembered with its
+// message: if it comes back out, complete() knows it by identity.
+std::exception_ptr TaskBase::make_cancellation(std::string message) {
+  cancel_message_ = std::move(message);
+  cancellation_ = std::make_exception_ptr(CancelledError(cancel_message_));
+  return cancellation_;
 }
 
 void TaskBase::yield(std::coroutine_handle<> frame) {

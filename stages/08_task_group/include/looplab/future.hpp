@@ -81,6 +81,8 @@ class FutureBase : public RefCounted, public PoolAllocated {
   std::exception_ptr make_cancelled_error() const {
     return std::make_exception_ptr(CancelledError(cancel_message_));
   }
+  /// The message it was cancelled with (asyncio's _cancel_message).
+  const std::string& cancel_message() const noexcept { return cancel_message_; }
   /// Finishes it with an exception. InvalidStateError if it is done already;
   /// TypeError for a null exception_ptr; RuntimeError for a task.
   void set_exception(std::exception_ptr error) {
