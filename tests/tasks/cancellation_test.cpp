@@ -376,6 +376,31 @@ TEST(Cancellation, ACancelledErrorRethrownAfterANewCancelKeepsItsOwnMessage) {
   EXPECT_EQ(testing::cancelled_message_of([&] { task.result(); }), "first");
 }
 
+Coro<int> cancels_itself_takes_it_back_and_rethrows(Future<int> future) {
+  try {
+    co_await future;
+  } catch (const CancelledError&) {
+    TaskBase* self = TaskBase::current();
+    self->cancel("second");
+    self->uncancel();  // down to zero: the second request is dropped, not delivered
+    self->uncancel();
+    throw;
+  }
+  co_return 0;
+}
+
+TEST(Cancellation, ACancelledErrorRethrownAfterACancelTakenBackKeepsItsOwnMessage) {
+  TestLoop t;
+  Future<int> future = t.loop.create_future<int>();
+  Task<int> task = create_task(t.loop, cancels_itself_takes_it_back_and_rethrows(future));
+  t.turn();
+  task.cancel("first");
+  t.turn();
+  EXPECT_TRUE(task.cancelled());
+  EXPECT_EQ(task.cancelling(), 0);
+  EXPECT_EQ(testing::cancelled_message_of([&] { task.result(); }), "first");
+}
+
 Coro<int> turns_the_cancellation_into_an_error(Future<int> future) {
   try {
     co_await future;

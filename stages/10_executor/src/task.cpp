@@ -155,7 +155,7 @@ void TaskBase::step(std::exception_ptr error) {
   if (as_future().done()) throw InvalidStateError("step(): " + get_name() + " is already done");
   // [step_body]
   if (must_cancel_) {
-    if (!is_cancelled_error(error)) error = make_cancellation(cancel_message_);
+    if (!is_cancelled_error(error)) error = make_cancellation(cancel_message());
     must_cancel_ = false;
   }
   fut_waiter_.reset();
@@ -194,7 +194,7 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
   }
   // Suspended. If cancel() was called during this step, the future the
   // task now waits for is cancelled straight away.
-  if (must_cancel_ && fut_waiter_ && fut_waiter_->cancel(cancel_message_)) must_cancel_ = false;
+  if (must_cancel_ && fut_waiter_ && fut_waiter_->cancel(cancel_message())) must_cancel_ = false;
   // [run_coroutine_body]
 }
 // [task_step]
@@ -230,8 +230,8 @@ void TaskBase::wakeup(FutureBase& future) {
 // The CancelledError to throw into the coroutine, remembered with its
 // message: if it comes back out, complete() knows it by identity.
 std::exception_ptr TaskBase::make_cancellation(std::string message) {
-  cancel_message_ = std::move(message);
-  cancellation_ = std::make_exception_ptr(CancelledError(cancel_message_));
+  set_cancel_message(std::move(message));
+  cancellation_ = std::make_exception_ptr(CancelledError(cancel_message()));
   return cancellation_;
 }
 
@@ -252,7 +252,7 @@ bool TaskBase::request_cancel(std::string message) {
   ++num_cancels_requested_;
   if (fut_waiter_ && fut_waiter_->cancel(message)) return true;  // the wakeup delivers it
   must_cancel_ = true;  // the next step throws it into the coroutine
-  cancel_message_ = std::move(message);
+  set_cancel_message(std::move(message));
   return true;
   // [request_cancel_body]
 }

@@ -121,14 +121,17 @@ class TaskBase {
   void begin(TaskOptions options);
   bool must_cancel() const noexcept { return must_cancel_; }
   void* root_address() const noexcept { return root_.address(); }
-  const std::string& cancel_message() const noexcept { return cancel_message_; }
+  /// The message of the latest cancellation, kept where asyncio's Task
+  /// keeps it: in the task's own future (_cancel_message).
+  const std::string& cancel_message() const noexcept { return future_->cancel_message_; }
   /// Whether `thrown`, what the coroutine ended with, is the very
-  /// CancelledError the task threw into it, and cancel_message() still its
-  /// message (no cancel() came since). Then the task ends cancelled with that
-  /// message, and nothing has to rethrow the error to learn its type: a C++
-  /// throw costs about a microsecond, more than the rest of a task's end.
+  /// CancelledError the task threw into it, whose message cancel_message()
+  /// still is (a cancel() since forgets the error). Then the task ends
+  /// cancelled with that message, and nothing has to rethrow the error to
+  /// learn its type: a C++ throw costs about a microsecond, more than the
+  /// rest of a task's end.
   bool is_own_cancellation(const std::exception_ptr& thrown) const noexcept {
-    return thrown != nullptr && thrown == cancellation_ && !must_cancel_;
+    return thrown != nullptr && thrown == cancellation_;
   }
   /// "Task exception was never retrieved", to the loop's exception handler.
   void report_never_retrieved(std::exception_ptr error) noexcept;
@@ -147,6 +150,10 @@ class TaskBase {
   void run_coroutine(std::exception_ptr error);
   void wakeup(FutureBase& future);
   std::exception_ptr make_cancellation(std::string message);
+  void set_cancel_message(std::string message) {
+    future_->cancel_message_ = std::move(message);
+    cancellation_ = nullptr;  // no longer the error that goes with the message
+  }
   void schedule_step(std::exception_ptr error);
   void forget() noexcept;  // at the end: leave the registry, destroy the frame
 
@@ -159,8 +166,7 @@ class TaskBase {
   std::coroutine_handle<> resume_point_;  // the innermost frame, suspended
   Ref<FutureBase> fut_waiter_;            // what the task waits for
   std::exception_ptr inject_;             // to throw at the suspension point
-  std::string cancel_message_;
-  std::exception_ptr cancellation_;  // the CancelledError last thrown in (make_cancellation)
+  std::exception_ptr cancellation_;       // the CancelledError last thrown in (make_cancellation)
   int num_cancels_requested_ = 0;
   bool must_cancel_ = false;
   bool started_ = false;       // the first step has run

@@ -139,6 +139,9 @@ class FutureBase : public RefCounted, public PoolAllocated {
   // they may be part of (gather's children hold gather's callback, which
   // holds the children).
   friend void abandon_pending_tasks(EventLoop& loop) noexcept;
+  // A task keeps the message of a cancellation it has not delivered yet
+  // where asyncio's Task does, in the future's _cancel_message (task.cpp).
+  friend class TaskBase;
   void forget_callbacks() noexcept {
     callback0_.reset();
     callbacks_.clear();
