@@ -99,7 +99,7 @@ class TaskBase {
   void* root_address() const noexcept { return root_.address(); }
   /// The message of the latest cancellation, kept where asyncio's Task
   /// keeps it: in the task's own future (_cancel_message).
-  const std::string& cancel_message() const noexcept { return future_->cancel_message_; }
+  const std::string& cancel_message() const noexcept { return future_->cancel_message(); }
   /// Whether `thrown`, what the coroutine ended with, is the very
   /// CancelledError the task threw into it, whose message cancel_message()
   /// still is (a cancel() since forgets the error). Then the task ends

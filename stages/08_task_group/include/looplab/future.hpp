@@ -76,12 +76,8 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// The exception it finished with (null if it finished with a result).
   /// Throws CancelledError if it was cancelled, InvalidStateError if pending.
   std::exception_ptr exception();
-  /// The CancelledError that waiting on this cancelled future raises
-  /// (asyncio's _make_cancelled_error), without throwing it.
-  std::exception_ptr make_cancelled_error() const {
-    return std::make_exception_ptr(CancelledError(cancel_message_));
-  }
-  /// The message it was cancelled with (asyncio's _cancel_message).
+  /// The message it was cancelled with (asyncio's _cancel_message): what
+  /// waiting on it raises is CancelledError(cancel_message()).
   const std::string& cancel_message() const noexcept { return cancel_message_; }
   /// Finishes it with an exception. InvalidStateError if it is done already;
   /// TypeError for a null exception_ptr; RuntimeError for a task.
@@ -140,7 +136,8 @@ class FutureBase : public RefCounted, public PoolAllocated {
   // holds the children).
   friend void abandon_pending_tasks(EventLoop& loop) noexcept;
   // A task keeps the message of a cancellation it has not delivered yet
-  // where asyncio's Task does, in the future's _cancel_message (task.cpp).
+  // where asyncio's Task does, in the future's _cancel_message: it writes
+  // cancel_message_ (TaskBase::set_cancel_message()).
   friend class TaskBase;
   void forget_callbacks() noexcept {
     callback0_.reset();
