@@ -39,14 +39,15 @@ help:
 deps:
 	@tools/install-deps build
 
-# Each stage exported alone is built and tested by check-assignments (the
-# reference of its assignment is that export, and must pass every test), so
-# test-export is not repeated here; it stays for checking an export by hand.
-# g++ with ASan+UBSan runs every stage's tests once: the newest stage's in
-# test-newest (they hold every group's tests, with the CPython twins and the
-# benchmark smoke), each older stage's in its assignment check, whose reference
-# pass builds that stage alone and runs all of its graded tests. test-dev, the
-# learner's build of every stage, would compile and run them all a second time.
+# Each stage exported alone is built and tested by check-assignments (its
+# starter is that export with the regions stubbed, and its reference the
+# export itself), so test-export is not repeated here; it stays for checking
+# an export by hand. g++ with ASan+UBSan runs every stage's tests once: the
+# newest stage's in test-newest (they hold every group's tests, with the
+# CPython twins and the benchmark smoke), each older stage's in its assignment
+# check: all of its graded tests on the starter, then on the reference the
+# ones the starter failed (the code they reach through the regions). test-dev,
+# the learner's build of every stage, would compile and run them all a second time.
 test: deps check-stages test-newest test-clang lint test-tsan check-assignments
 	@echo "make test: all checks passed"
 

@@ -682,20 +682,18 @@ def check(key):
     results = json.loads((work / "results.json").read_text())
     problems += starter_problems(stage, score, groups, took, results, hidden_dir)
 
-    # Then the reference, on the same tree (only the stubbed files rebuild).
-    # make test's g++ ASan+UBSan build holds only the newest stage: an older
-    # stage's tests run here, all of them. The newest stage's reference is the
-    # repository's code, which that build runs every test against: here it
-    # runs the hidden tests and the tests the starter failed, which its
-    # regions, put back, must turn into full marks (stage 10's regions are in
-    # headers, so a full run would compile every test program again).
-    newest = stage.number == max(s.number for s in stage_tool.load_stages(ROOT)[0].values())
+    # Then the reference, on the same tree (only the stubbed files rebuild),
+    # on the hidden tests and the tests the starter failed: its regions, put
+    # back, must turn those into full marks. The tests the starter passed
+    # already ran on this stage's code around the regions, which is the same
+    # code here; running them again would build and run every test program of
+    # the stage twice (stage 10's regions are in headers).
     rerun = {test["name"].split(": ", 1)[1] for test in results["tests"]
              if test["score"] < test["max_score"] or test["name"].startswith("hidden: ")}
     score, groups = grade(starter, reference_submission(stage, starter, work), work, quiet=True, hidden=hidden_dir,
-                          only=rerun if newest else None)
-    ran = f"the hidden tests and those the starter failed: {len(rerun)}" if newest else "every graded test"
-    print(f"assignment {stage.num}: reference scores {score:.1f}/100 {scores_line(groups)} (ran {ran})")
+                          only=rerun)
+    print(f"assignment {stage.num}: reference scores {score:.1f}/100 {scores_line(groups)} "
+          f"(ran the hidden tests and those the starter failed: {len(rerun)})")
     problems += reference_problems(stage, score, groups, hidden_dir)
     for problem in problems:
         print(f"assignment {stage.num}: FAIL: {problem}")
