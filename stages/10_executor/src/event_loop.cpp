@@ -367,6 +367,17 @@ std::span<const SelectorEvent> EventLoop::wait_for_events() {
         "run_forever(): on a virtual clock with nothing scheduled, no timer pending and no "
         "descriptor of the program's watched, the loop would sleep forever");
   }
+  // From stage 07: a turn that must not wait, with no descriptor watched,
+  // could only hear "nothing ready" from the kernel, so it does not ask
+  // (libuv's uv__io_poll() returns early the same way). With one descriptor
+  // watched, every turn polls, as asyncio's does. From stage 09 the loop's
+  // own self-pipe does not count while no signal handler is set: what other
+  // threads post is found through the queue's flag, and a byte they wrote
+  // waits in the pipe for the next turn that does wait.
+  if (timeout == Clock::duration::zero() && selector_->size() == internal_fds() &&
+      signal_handlers_.empty()) {
+    return {};
+  }
   try {
     return selector_->select(timeout);
   } catch (const OSError& error) {

@@ -105,11 +105,14 @@ bool EventLoop::remove_signal_handler(int sig) {
   return true;
 }
 
-// After the last handler: nothing to wake this loop for (set_wakeup_fd(-1)).
+// After the last handler: nothing to wake this loop for (set_wakeup_fd(-1)),
+// and an empty table, which tells wait_for_events() there is no signal to
+// look for.
 void EventLoop::release_signal_wakeup_if_unused() noexcept {
   for (const Ref<HandleState>& handler : signal_handlers_) {
     if (handler) return;
   }
+  signal_handlers_.clear();
   int mine = threadsafe_->self_pipe().write_fd();
   wakeup_fd.compare_exchange_strong(mine, -1, std::memory_order_relaxed);
 }
