@@ -16,7 +16,8 @@ using looplab::bench::run_one_turn;
 // future_resolve: 1,000 times create a future, add a done callback and
 // resolve it (which queues the callback), then run the one turn that runs
 // the 1,000 callbacks. One op = one future created, resolved and its
-// callback run; each turn (one selector poll) is shared by 1,000 ops.
+// callback run; each turn (with its selector poll, up to stage 06) is
+// shared by 1,000 ops.
 void future_resolve(benchmark::State& state) {
   note_what_is_skipped(state);
   constexpr int kPerTurn = 1'000;
@@ -37,7 +38,8 @@ BENCHMARK(future_resolve);
 // future_chain: a future whose done callback creates the next future, adds
 // itself to it and resolves it; 100,000 hops, then the last one stops the
 // loop. Done callbacks never run inline, so each hop is one turn of the loop
-// (with its selector poll). One op = one hop.
+// (with its selector poll, up to stage 06: see note_what_is_skipped). One
+// op = one hop.
 struct ChainHop {
   EventLoop* loop;
   int* remaining;

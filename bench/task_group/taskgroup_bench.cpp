@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/exception_group.hpp"
@@ -38,9 +39,11 @@ using looplab::TaskGroup;
 constexpr int kChildren = 100;  // children per group
 
 // The loop's default selector, as programs get it; the label says which,
-// and how often a turn (and its poll) comes.
+// and how often a turn comes. No turn polls: none may wait, and the program
+// watches no descriptor (stage 07's wait_for_events()).
 void set_label(benchmark::State& state, const EventLoop& loop, const std::string& turns) {
-  state.SetLabel(std::string(loop.selector().name()) + ": one poll per turn; " + turns);
+  state.SetLabel(std::string(loop.selector().name()) + ": " + looplab::bench::kNothingWatched +
+                 "; " + turns);
 }
 
 // ---- taskgroup_fanout -------------------------------------------------------
@@ -54,7 +57,7 @@ void set_label(benchmark::State& state, const EventLoop& loop, const std::string
 //
 // A group takes three turns: the children's steps; the group's done
 // callbacks, the last of which wakes exit(); the parent's wakeup, which ends
-// the block and starts the next group. One poll per turn: 3 per 100 ops.
+// the block and starts the next group: 3 turns per 100 ops.
 constexpr int kFanoutGroups = 1'000;
 constexpr int kFanoutBatch = kChildren * kFanoutGroups;  // 100,000 children
 
@@ -105,7 +108,7 @@ void taskgroup_fanout(benchmark::State& state) {
 // failure, which cancels the siblings and the parent; the siblings' wakeups,
 // which end them cancelled, and the parent's, which waits again; the group's
 // done callbacks, the last of which wakes exit(); the parent's wakeup, which
-// raises the ExceptionGroup. One poll per turn: 5 per 100 ops.
+// raises the ExceptionGroup: 5 turns per 100 ops.
 constexpr int kFailFastGroups = 200;
 constexpr int kFailFastBatch = kChildren * kFailFastGroups;  // 20,000 siblings
 

@@ -4,13 +4,15 @@
 // set side by side.
 //
 // The selector poll. Every turn of the loop asks its selector what is ready
-// before it runs the callbacks, even when nothing is registered, as asyncio's
-// _run_once does (with timeout 0 when callbacks are waiting). These figures
-// include that poll: on epoll (the default selector) it is an epoll_wait(0)
-// system call, ~200 ns a turn; io_uring only peeks at its completion queue in
-// user space. Each workload runs three times: `name` on the default selector,
-// `name/epoll` and `name/io_uring`, and its label says which selector ran and
-// how many turns an operation takes, so the poll's share can be read off.
+// before it runs the callbacks, as asyncio's _run_once does (with timeout 0
+// when callbacks are waiting); on epoll (the default selector) that is an
+// epoll_wait(0) system call, and io_uring only peeks at its completion queue
+// in user space. Each workload runs three times: `name` on the default
+// selector, as programs get it (which from stage 07 skips the poll of a turn
+// that must not wait while no descriptor is watched), and `name/epoll` and
+// `name/io_uring`, which watch one idle descriptor, as asyncio's loop watches
+// its self-pipe, so that every turn polls. The label says which selector ran
+// and how many turns an operation takes, so the poll's share can be read off.
 //
 // The coroutines take pointers and ints, never references, and nothing but a
 // named local or a plain call is ever the operand of co_await (g++ 12
@@ -22,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "looplab/coro.hpp"
 #include "looplab/default_selector.hpp"
 #include "looplab/event_loop.hpp"
@@ -175,18 +178,20 @@ const Workload kWorkloads[] = {
 };
 
 // The label: which selector ran, what its poll costs, how often it comes.
-void set_label(benchmark::State& state, const EventLoop& loop, const Workload& workload) {
+void set_label(benchmark::State& state, const EventLoop& loop, const Workload& workload,
+               bool polls) {
   std::string name = loop.selector().name();
   std::string poll = "polls it each turn";
   if (name == "epoll") poll = "epoll_wait(0) each turn, a system call";
   if (name == "io_uring") poll = "peeks its completion queue each turn, no system call";
+  if (!polls) poll = looplab::bench::kNothingWatched;
   state.SetLabel(name + ": " + poll + "; " + workload.turns);
 }
 
 // `name`: the loop as programs get it, on the default selector.
 void on_default_selector(benchmark::State& state, const Workload& workload) {
   EventLoop loop;
-  set_label(state, loop, workload);
+  set_label(state, loop, workload, /*polls=*/LOOPLAB_STAGE < 7);
   workload.run(state, loop);
 }
 
@@ -202,7 +207,8 @@ void on_selector(benchmark::State& state, const Workload& workload, SelectorKind
     state.SkipWithError(why.c_str());
     return;
   }
-  set_label(state, loop, workload);
+  looplab::bench::IdleReader watched(loop);
+  set_label(state, loop, workload, /*polls=*/true);
   workload.run(state, loop);
 }
 

@@ -4,8 +4,9 @@ One op = one create + await: ``await loop.create_task(plus_one(i))``, where
 plus_one returns at its first step.  That takes two turns of the loop (the
 child's step, which finishes it; then the parent's wakeup, which creates the
 next child), and asyncio polls its selector (epoll_wait with timeout 0) in
-each: two polls per op, as looplab's stage row does on epoll (its io_uring
-row only peeks in user space).  N = 100,000 (10,000 with --quick).
+each: two polls per op, as looplab's /epoll row does (its /io_uring row
+only peeks in user space; from stage 07 its plain row skips the polls, the
+program watching no descriptor).  N = 100,000 (10,000 with --quick).
 """
 import sys
 from pathlib import Path
