@@ -2,14 +2,15 @@
 // descriptor of the program's watched, does not call the selector, whose
 // answer could only be "nothing ready". With one descriptor watched every
 // turn polls, as asyncio's does, and a turn that may wait always asks. From
-// stage 09 the loop's own self-pipe does not count, unless a signal handler
-// is set: then every turn looks for signals again.
+// stage 09 the loop's own self-pipe does not count while it can carry
+// nothing new: no signal handler is set, and no other thread has posted.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <chrono>
 #include <memory>
 #include <span>
+#include <thread>
 #include <utility>
 
 #include "io/socket_pair.hpp"
@@ -110,6 +111,18 @@ TEST(EmptyPoll, ASignalHandlerMakesEveryTurnLookUntilItIsRemoved) {
   EXPECT_TRUE(t.loop.remove_signal_handler(SIGUSR1));
   t.busy_turns(5);
   EXPECT_EQ(t.polls, 5);
+}
+
+TEST(EmptyPoll, ATurnAfterAnotherThreadPostedStillPolls) {
+  CountedLoop t;
+  int ran = 0;
+  std::thread poster([&] { t.loop.call_soon_threadsafe([&ran] { ++ran; }); });
+  poster.join();
+  run_one_turn(t.loop);  // polls, empties the self-pipe, takes the post
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(t.polls, 1);
+  t.busy_turns(3);
+  EXPECT_EQ(t.polls, 1);
 }
 #endif
 
