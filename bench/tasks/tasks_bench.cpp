@@ -171,7 +171,7 @@ struct Workload {
 };
 
 const Workload kWorkloads[] = {
-    {"task_sleep0", task_sleep0_on, "11 turns per 110,000 ops: the poll is negligible"},
+    {"task_sleep0", task_sleep0_on, "11 turns per 110,000 ops"},
     {"task_create_await", task_create_await_on, "2 turns per op"},
     {"gather_fanout", gather_fanout_on, "3 turns per 100 ops"},
     {"task_cancel", task_cancel_on, "3 turns per op"},
