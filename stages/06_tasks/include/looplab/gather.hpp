@@ -50,8 +50,10 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
  public:
   using Result = GatherResult<T, kReturnExceptions>;
 
-  GatheringState(EventLoop& loop, std::vector<Future<T>> children)
-      : FutureState<Result>(loop), children_(std::move(children)) {}
+  /// An outer future for `count` children, given one by one to add_child().
+  GatheringState(EventLoop& loop, std::size_t count) : FutureState<Result>(loop), count_(count) {
+    children_.reserve(count);
+  }
 
   bool cancel(std::string message = {}) override {
     if (this->done()) return false;
@@ -63,6 +65,10 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
     }
     return any;
   }
+  /// Holds `child` and waits for it: through a done callback, or at once if
+  /// it is done already (CPython 3.12+: not a turn later), so that a
+  /// gather() of done children is done when it returns.
+  void add_child(Future<T> child);
   const std::vector<Future<T>>& children() const noexcept { return children_; }
   void on_child_done(const Future<T>& done);
 
@@ -73,6 +79,7 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
   // turn: a cycle that the last callback to run breaks (or closing the loop,
   // which drops a pending task's callbacks).
   std::vector<Future<T>> children_;
+  std::size_t count_;  // children to wait for, once all are added
   std::size_t finished_ = 0;
   bool cancel_requested_ = false;
   std::string cancel_message_;
@@ -80,6 +87,17 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
 // [gathering_future]
 
 // [gather_on_child_done]
+template <typename T, bool kReturnExceptions>
+void GatheringState<T, kReturnExceptions>::add_child(Future<T> child) {
+  const Future<T>& held = children_.emplace_back(std::move(child));
+  if (held.done()) {
+    on_child_done(held);
+  } else {
+    held.add_done_callback(
+        [outer = Ref<GatheringState>(this)](const Future<T>& done) { outer->on_child_done(done); });
+  }
+}
+
 /// asyncio's _done_callback, run once per child when it is done.
 template <typename T, bool kReturnExceptions>
 void GatheringState<T, kReturnExceptions>::on_child_done(const Future<T>& done) {
@@ -100,7 +118,7 @@ void GatheringState<T, kReturnExceptions>::on_child_done(const Future<T>& done) 
       return;
     }
   }
-  if (finished_ < children_.size()) return;
+  if (finished_ < count_) return;
   if (cancel_requested_) {
     this->set_exception(std::make_exception_ptr(CancelledError(cancel_message_)));
   } else {
@@ -138,22 +156,29 @@ Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
                                                        std::vector<Future<T>> children) {
   static_assert(!std::is_void_v<T>, "gather() collects values: use Future<std::monostate>");
   using State = GatheringState<T, kReturnExceptions>;
-  Ref<State> outer(new State(loop, std::move(children)));
-  if (outer->children().empty()) {
-    outer->set_result(typename State::Result{});
-    return Future<typename State::Result>(std::move(outer));
-  }
-  for (const Future<T>& child : outer->children()) {
-    if (!child.done()) {
-      child.add_done_callback([outer](const Future<T>& done) { outer->on_child_done(done); });
-    }
-  }
-  // Children that are done already are taken into account now, not a turn
-  // later (CPython 3.12+), once every other child has its callback: if all
-  // are done, the outer is done before gather() returns, and awaiting it
-  // costs no turn.
-  for (const Future<T>& child : outer->children()) {
-    if (child.done()) outer->on_child_done(child);
+  Ref<State> outer(new State(loop, children.size()));
+  if (children.empty()) outer->set_result(typename State::Result{});
+  for (Future<T>& child : children) outer->add_child(std::move(child));
+  return Future<typename State::Result>(std::move(outer));
+}
+
+/// The same for coroutines, each wrapped in a task (asyncio's ensure_future)
+/// and added before the next is wrapped, as asyncio's gather() does: under
+/// an eager task factory, each child's first step has run, and the child may
+/// be done, before the next child starts.
+template <bool kReturnExceptions, typename T>
+Future<GatherResult<T, kReturnExceptions>> gather_coros(EventLoop& loop,
+                                                        std::vector<Coro<T>> coros) {
+  static_assert(!std::is_void_v<T>, "gather() collects values: use Coro<std::monostate>");
+  using State = GatheringState<T, kReturnExceptions>;
+  Ref<State> outer(new State(loop, coros.size()));
+  if (coros.empty()) outer->set_result(typename State::Result{});
+  for (Coro<T>& coro : coros) {
+    Task<T> child = create_task(loop, std::move(coro));
+    // Nobody else can hold it: closing the loop while it is pending is not
+    // reported as "Task was destroyed but it is pending!" (asyncio's gather).
+    child.base().do_not_log_destroy_pending();
+    outer->add_child(std::move(child));
   }
   return Future<typename State::Result>(std::move(outer));
 }
@@ -202,20 +227,13 @@ requires(std::is_convertible_v<More, Future<T>>&&...)
 /// coroutines, each wrapped in a task first, in argument order (asyncio's
 /// ensure_future), so that they run concurrently.
 template <typename T>
-std::vector<Future<T>> as_tasks(EventLoop& loop, std::vector<Coro<T>> coros) {
-  std::vector<Future<T>> tasks;
-  tasks.reserve(coros.size());
-  for (Coro<T>& coro : coros) tasks.push_back(create_task(loop, std::move(coro)));
-  return tasks;
-}
-template <typename T>
 Future<std::vector<T>> gather(EventLoop& loop, std::vector<Coro<T>> coros) {
-  return gather(loop, as_tasks(loop, std::move(coros)));
+  return detail::gather_coros<false>(loop, std::move(coros));
 }
 template <typename T>
 Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop,
                                                          std::vector<Coro<T>> coros) {
-  return gather_return_exceptions(loop, as_tasks(loop, std::move(coros)));
+  return detail::gather_coros<true>(loop, std::move(coros));
 }
 template <typename T, typename... More>
 requires(std::is_same_v<More, Coro<T>>&&...) Future<std::vector<T>> gather(EventLoop& loop,
