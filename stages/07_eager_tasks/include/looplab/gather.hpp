@@ -59,10 +59,7 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
     if (this->done()) return false;
     bool any = false;
     for (const Future<T>& child : children_) any |= child.cancel(message);
-    if (any) {
-      cancel_requested_ = true;  // the last child to finish ends the outer cancelled
-      cancel_message_ = message;
-    }
+    if (any) cancel_requested_ = true;  // the last child to finish ends the outer cancelled
     return any;
   }
   /// Holds `child` and waits for it: through a done callback, or at once if
@@ -82,7 +79,6 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
   std::size_t count_;  // children to wait for, once all are added
   std::size_t finished_ = 0;
   bool cancel_requested_ = false;
-  std::string cancel_message_;
 };
 // [gathering_future]
 
@@ -120,7 +116,12 @@ void GatheringState<T, kReturnExceptions>::on_child_done(const Future<T>& done) 
   }
   if (finished_ < count_) return;
   if (cancel_requested_) {
-    this->set_exception(std::make_exception_ptr(CancelledError(cancel_message_)));
+    // asyncio takes the error from its loop variable, left on the last
+    // child in argument order: that child's own CancelledError if it was
+    // cancelled, else one without a message.
+    const Future<T>& last = children_.back();
+    this->set_exception(last.cancelled() ? cancelled_error_of(last)
+                                         : std::make_exception_ptr(CancelledError()));
   } else {
     this->set_result(collect_outcomes());
   }
