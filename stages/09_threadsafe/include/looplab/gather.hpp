@@ -40,6 +40,16 @@ std::exception_ptr cancelled_error_of(const Future<T>& future) {
   return std::make_exception_ptr(CancelledError());
 }
 
+/// What gather(return_exceptions=True) gives for a cancelled child: a new
+/// CancelledError with the child's _cancel_message, which asyncio's Task
+/// clears as it ends cancelled (Task.__step cancels itself with none): a
+/// cancelled future's message survives, a cancelled task's does not.
+template <typename T>
+std::exception_ptr cancelled_outcome(const Future<T>& child) {
+  return std::make_exception_ptr(
+      CancelledError(child.state().is_task() ? std::string() : child.state().cancel_message()));
+}
+
 // [gathering_future]
 /// gather()'s outer future, which also keeps the children and counts the
 /// finished ones: one block per gather(), and each child's done callback
@@ -136,7 +146,7 @@ auto GatheringState<T, kReturnExceptions>::collect_outcomes() const -> Result {
     if constexpr (kReturnExceptions) {
       Outcome<T> outcome;
       if (each.cancelled()) {
-        outcome.exception = cancelled_error_of(each);
+        outcome.exception = cancelled_outcome(each);
       } else if (std::exception_ptr error = each.exception()) {
         outcome.exception = error;
       } else {
