@@ -60,6 +60,9 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
  public:
   using Result = GatherResult<T, kReturnExceptions>;
 
+  /// An outer future for `children`, each to be given to watch().
+  GatheringState(EventLoop& loop, std::vector<Future<T>> children)
+      : FutureState<Result>(loop), children_(std::move(children)), count_(children_.size()) {}
   /// An outer future for `count` children, given one by one to add_child().
   GatheringState(EventLoop& loop, std::size_t count) : FutureState<Result>(loop), count_(count) {
     children_.reserve(count);
@@ -72,10 +75,12 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
     if (any) cancel_requested_ = true;  // the last child to finish ends the outer cancelled
     return any;
   }
-  /// Holds `child` and waits for it: through a done callback, or at once if
-  /// it is done already (CPython 3.12+: not a turn later), so that a
-  /// gather() of done children is done when it returns.
-  void add_child(Future<T> child);
+  /// Waits for a child: through a done callback, or at once if it is done
+  /// already (CPython 3.12+: not a turn later), so that a gather() of done
+  /// children is done when it returns.
+  void watch(const Future<T>& child);
+  /// Holds one more child, and watches it.
+  void add_child(Future<T> child) { watch(children_.emplace_back(std::move(child))); }
   const std::vector<Future<T>>& children() const noexcept { return children_; }
   void on_child_done(const Future<T>& done);
 
@@ -94,12 +99,11 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
 
 // [gather_on_child_done]
 template <typename T, bool kReturnExceptions>
-void GatheringState<T, kReturnExceptions>::add_child(Future<T> child) {
-  const Future<T>& held = children_.emplace_back(std::move(child));
-  if (held.done()) {
-    on_child_done(held);
+void GatheringState<T, kReturnExceptions>::watch(const Future<T>& child) {
+  if (child.done()) {
+    on_child_done(child);
   } else {
-    held.add_done_callback(
+    child.add_done_callback(
         [outer = Ref<GatheringState>(this)](const Future<T>& done) { outer->on_child_done(done); });
   }
 }
@@ -167,9 +171,9 @@ Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
                                                        std::vector<Future<T>> children) {
   static_assert(!std::is_void_v<T>, "gather() collects values: use Future<std::monostate>");
   using State = GatheringState<T, kReturnExceptions>;
-  Ref<State> outer(new State(loop, children.size()));
-  if (children.empty()) outer->set_result(typename State::Result{});
-  for (Future<T>& child : children) outer->add_child(std::move(child));
+  Ref<State> outer(new State(loop, std::move(children)));
+  if (outer->children().empty()) outer->set_result(typename State::Result{});
+  for (const Future<T>& child : outer->children()) outer->watch(child);
   return Future<typename State::Result>(std::move(outer));
 }
 
