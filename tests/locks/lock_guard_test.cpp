@@ -79,7 +79,7 @@ TEST(LockGuard, ReleaseEndsTheHoldOnceAndTheGuardThenLeavesTheLockAlone) {
   t.turn();
   ASSERT_TRUE(task.done());
   EXPECT_EQ(log, (Log{"released early; locked() -> false",
-                      "RuntimeError: LockGuard::release(): the guard holds no lock"}));
+                      "RuntimeError: Guard::release(): the guard holds nothing"}));
   EXPECT_TRUE(lock.locked());
 }
 

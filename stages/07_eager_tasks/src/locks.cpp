@@ -97,10 +97,4 @@ Coro<LockGuard> Lock::guard_of(Lock lock) {
 
 std::string Lock::repr() const { return state_->repr(); }
 
-void LockGuard::release() {
-  if (!lock_) throw RuntimeError("LockGuard::release(): the guard holds no lock");
-  Lock lock = *std::exchange(lock_, std::nullopt);
-  lock.release();
-}
-
 }  // namespace looplab

@@ -26,6 +26,9 @@
 // Each belongs to the loop that first makes it wait (asyncio's
 // _LoopBoundMixin, loop_bound.hpp): waiting in it from another loop is a
 // RuntimeError. One loop, one thread, like the futures it is made of.
+//
+// asyncio.locks has three more, built the same way: Semaphore and
+// BoundedSemaphore (semaphore.hpp), and Condition (condition.hpp).
 #pragma once
 
 #include <deque>
@@ -35,6 +38,7 @@
 
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
+#include "looplab/exceptions.hpp"
 #include "looplab/future.hpp"
 #include "looplab/loop_bound.hpp"
 #include "looplab/plumbing/ref.hpp"
@@ -81,7 +85,11 @@ class Event {
   Ref<State> state_;
 };
 
-class LockGuard;
+class Lock;
+template <typename Primitive>
+class Guard;
+/// `LockGuard held = co_await lock.guard();` is `async with lock:`.
+using LockGuard = Guard<Lock>;
 
 /// asyncio.Lock: one holder at a time, waiters served first in, first out.
 /// A lock is not owned by a task: any code may release it.
@@ -118,33 +126,43 @@ class Lock {
   static Coro<bool> acquire_in(Ref<State> state);  // holds the state while it waits
   static Coro<LockGuard> guard_of(Lock lock);
   static void wake_up_first(State& state);
+  friend Guard<Lock>;
+  void release_unless_released() const {  // the guard's exit: nothing if unlocked
+    if (locked()) release();
+  }
   Ref<State> state_;
 };
 
-/// What `co_await lock.guard()` gives: the lock, held until the guard goes
-/// out of scope (asyncio's `async with lock:`). C++ has no asynchronous
+/// What `co_await lock.guard()` gives (`LockGuard`), and the same for a
+/// Semaphore (semaphore.hpp): the primitive, held until the guard goes out
+/// of scope (asyncio's `async with lock:`). C++ has no asynchronous
 /// destructor, but release() never waits, so a plain destructor does the
-/// __aexit__. One difference: asyncio's __aexit__ raises RuntimeError if the
-/// block released the lock itself; a destructor cannot throw, so the guard
-/// then does nothing. release() ends the hold early, as it would in Python.
-class [[nodiscard]] LockGuard {
+/// __aexit__. One difference: asyncio's __aexit__ raises if the block
+/// released the primitive itself (RuntimeError from a Lock, ValueError from
+/// a BoundedSemaphore); a destructor cannot throw, so the guard then does
+/// nothing. release() ends the hold early, as it would in Python.
+template <typename Primitive>
+class [[nodiscard]] Guard {
  public:
-  LockGuard(LockGuard&& other) noexcept : lock_(std::exchange(other.lock_, std::nullopt)) {}
-  LockGuard& operator=(LockGuard&&) = delete;
-  LockGuard(const LockGuard&) = delete;
-  LockGuard& operator=(const LockGuard&) = delete;
-  ~LockGuard() {
-    if (lock_ && lock_->locked()) lock_->release();
+  Guard(Guard&& other) noexcept : held_(std::exchange(other.held_, std::nullopt)) {}
+  Guard& operator=(Guard&&) = delete;
+  Guard(const Guard&) = delete;
+  Guard& operator=(const Guard&) = delete;
+  ~Guard() {
+    if (held_) held_->release_unless_released();
   }
 
-  /// Releases the lock now; the guard then holds nothing. RuntimeError if it
-  /// holds nothing already, or if the lock is not locked (Lock::release()).
-  void release();
+  /// Releases now; the guard then holds nothing. RuntimeError if it holds
+  /// nothing already; otherwise whatever the primitive's release() raises.
+  void release() {
+    if (!held_) throw RuntimeError("Guard::release(): the guard holds nothing");
+    std::exchange(held_, std::nullopt)->release();
+  }
 
  private:
-  friend class Lock;
-  explicit LockGuard(Lock lock) noexcept : lock_(std::move(lock)) {}
-  std::optional<Lock> lock_;
+  friend Primitive;
+  explicit Guard(Primitive held) noexcept : held_(std::move(held)) {}
+  std::optional<Primitive> held_;
 };
 
 }  // namespace looplab
