@@ -230,6 +230,22 @@ TEST(RunUntilComplete, FromInsideARunningLoopIsARuntimeErrorAndTheLoopCarriesOn)
   EXPECT_EQ(error, "RuntimeError: This event loop is already running");
 }
 
+TEST(RunUntilComplete, AFutureEndingWithSystemExitDoesNotStopTheNextRun) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> exiting = loop.create_future<int>();
+  loop.call_soon([&] {
+    exiting.set_exception(std::make_exception_ptr(SystemExit(2)));  // queues the stop callback
+    throw SystemExit(2);                                            // and leaves the loop
+  });
+  EXPECT_THROW(loop.run_until_complete(exiting), SystemExit);
+  Future<int> next = loop.create_future<int>();
+  loop.call_soon([&] { loop.call_soon([&] { next.set_result(7); }); });
+  EXPECT_EQ(loop.run_until_complete(next), 7)
+      << "the stop callback left queued saw SystemExit and did not stop this run "
+         "(asyncio's _run_until_complete_cb)";
+}
+
 TEST(RunUntilComplete, TheLoopCanRunUntilAnotherFutureAfterwards) {
   VirtualClock clock;
   EventLoop loop(clock);

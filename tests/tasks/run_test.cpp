@@ -70,6 +70,26 @@ Coro<int> main_leaves_a_task(Log* log) {
   co_return 1;
 }
 
+Coro<int> logs_that_it_ran(Log* log) {
+  log->push_back("ran");
+  co_return 1;
+}
+
+TEST(Run, RunUntilCompleteOnARunningLoopRefusesTheCoroutineBeforeItRuns) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Log log;
+  std::string error;
+  loop.call_soon([&] {
+    error = testing::thrown_by([&] { (void)loop.run_until_complete(logs_that_it_ran(&log)); });
+  });
+  testing::run_one_turn(loop);
+  testing::run_one_turn(loop);
+  EXPECT_EQ(error, "RuntimeError: This event loop is already running");
+  EXPECT_EQ(log, Log{}) << "refused before it became a task, the coroutine never runs";
+  EXPECT_TRUE(all_tasks(loop).empty());
+}
+
 TEST(Run, CancelsLeftoverTasksAndLetsTheirCleanupRun) {
   VirtualClock clock;
   Log log;

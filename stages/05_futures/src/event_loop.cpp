@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "looplab/default_selector.hpp"
+#include "looplab/exceptions.hpp"
 #include "looplab/plumbing/check.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/virtual_time_selector.hpp"
@@ -106,8 +107,16 @@ void EventLoop::run_until_done(FutureBase& future) {
   // [run_until_done_body]
   // An id of its own, so that removing it leaves the future's other
   // internal callbacks, added with id 0, alone.
-  DoneCallbackId stop_when_done =
-      future.add_done_callback_erased(Callback([this] { stop(); }), FutureBase::new_callback_id());
+  // asyncio's _run_until_complete_cb: a future that ended with SystemExit or
+  // KeyboardInterrupt has ended run_forever() already (the error escaped it),
+  // so the callback, queued all the same, must not stop the next run. Asking
+  // for the exception marks it retrieved, as asyncio's fut.exception() does.
+  DoneCallbackId stop_when_done = future.add_done_callback_erased(
+      Callback([this, watched = Ref<FutureBase>(&future)] {
+        if (!watched->cancelled() && is_loop_exit(watched->exception())) return;
+        stop();
+      }),
+      FutureBase::new_callback_id());
   try {
     run_forever();
   } catch (...) {

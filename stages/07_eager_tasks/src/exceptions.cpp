@@ -45,4 +45,15 @@ bool is_cancelled_error(const std::exception_ptr& error) noexcept {
   }
 }
 
+bool is_loop_exit(const std::exception_ptr& error) noexcept {
+  if (!error) return false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const LoopExit&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 }  // namespace looplab

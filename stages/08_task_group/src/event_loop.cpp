@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "looplab/default_selector.hpp"
+#include "looplab/exceptions.hpp"
 #include "looplab/plumbing/check.hpp"
 #include "looplab/plumbing/prefetch.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
@@ -101,7 +102,7 @@ void EventLoop::schedule_handle(Ref<HandleState> handle) {
 // [run_until_done]
 void EventLoop::run_until_done(FutureBase& future) {
   check_closed();
-  if (is_running()) throw RuntimeError("This event loop is already running");
+  check_running();
   if (&future.get_loop() != this) {
     // asyncio's words (ensure_future): the loop here is the one run_until_complete() runs.
     throw ValueError(
@@ -110,8 +111,16 @@ void EventLoop::run_until_done(FutureBase& future) {
   // [run_until_done_body]
   // An id of its own, so that removing it leaves the future's other
   // internal callbacks, added with id 0, alone.
-  DoneCallbackId stop_when_done =
-      future.add_done_callback_erased(Callback([this] { stop(); }), FutureBase::new_callback_id());
+  // asyncio's _run_until_complete_cb: a future that ended with SystemExit or
+  // KeyboardInterrupt has ended run_forever() already (the error escaped it),
+  // so the callback, queued all the same, must not stop the next run. Asking
+  // for the exception marks it retrieved, as asyncio's fut.exception() does.
+  DoneCallbackId stop_when_done = future.add_done_callback_erased(
+      Callback([this, watched = Ref<FutureBase>(&future)] {
+        if (!watched->cancelled() && is_loop_exit(watched->exception())) return;
+        stop();
+      }),
+      FutureBase::new_callback_id());
   try {
     run_forever();
   } catch (...) {
@@ -173,6 +182,14 @@ void EventLoop::check_closed() const {
   if (closed_) throw RuntimeError("Event loop is closed");
 }
 
+// asyncio's _check_running(): one loop at a time on a thread, and once.
+void EventLoop::check_running() const {
+  if (is_running()) throw RuntimeError("This event loop is already running");
+  if (running_loop != nullptr) {
+    throw RuntimeError("Cannot run the event loop while another loop is running");
+  }
+}
+
 void EventLoop::check_thread() const {
   // Only checked in debug mode and only while the loop runs, as asyncio does:
   // the ready queue is not thread-safe (stage 09 adds call_soon_threadsafe).
@@ -188,10 +205,7 @@ void EventLoop::check_thread() const {
 // [run_forever]
 void EventLoop::run_forever() {
   check_closed();
-  if (is_running()) throw RuntimeError("This event loop is already running");
-  if (running_loop != nullptr) {
-    throw RuntimeError("Cannot run the event loop while another loop is running");
-  }
+  check_running();
   // Set up before the guarded region, so that a refused nested call above
   // leaves the running loop untouched (CPython 3.13.0 got this wrong: gh-130145).
   running_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);

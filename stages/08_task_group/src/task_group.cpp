@@ -11,17 +11,6 @@ namespace {
 // How many children a group makes room for when it adopts its first (six in async_tree).
 constexpr std::size_t kFirstChildren = 8;
 
-// asyncio's _is_base_error: SystemExit and KeyboardInterrupt.
-bool is_base_error(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const LoopExit&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
 }  // namespace
 
 TaskGroup::~TaskGroup() {
@@ -98,7 +87,7 @@ void TaskGroup::on_task_done(FutureBase& task) {
   std::exception_ptr error = task.exception();
   if (!error) return;
   errors_.push_back(error);
-  if (is_base_error(error) && !base_error_) base_error_ = error;
+  if (is_loop_exit(error) && !base_error_) base_error_ = error;  // asyncio's _is_base_error
   if (parent_task_->as_future().done()) {
     loop_->call_exception_handler({.message = "Task " + task.repr() +
                                               " has errored out but its parent task " +
@@ -137,7 +126,7 @@ void TaskGroup::abort() {
 Coro<void> TaskGroup::exit(std::exception_ptr error) {
   // [exit_body]
   exiting_ = true;
-  if (error && is_base_error(error) && !base_error_) base_error_ = error;
+  if (error && is_loop_exit(error) && !base_error_) base_error_ = error;
   bool body_cancelled = is_cancelled_error(error);
   std::exception_ptr propagate_cancellation = body_cancelled ? error : nullptr;
   if (error && !aborting_) abort();  // the body failed, or the parent is being cancelled

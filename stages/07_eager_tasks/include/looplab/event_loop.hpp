@@ -330,6 +330,7 @@ class EventLoop {
   void run_ready();
   void run_handle(HandleState& handle);
   void check_closed() const;
+  void check_running() const;
   void check_thread() const;
   void run_close_hooks() noexcept;
 

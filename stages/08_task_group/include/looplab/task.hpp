@@ -283,6 +283,10 @@ auto create_task(EventLoop& loop, F fn, Args... args) {
 
 template <typename T>
 T EventLoop::run_until_complete(Coro<T> coro) {
+  // Checked before the coroutine becomes a task, as asyncio does: refused,
+  // it never runs (not even eagerly, nor in a later run).
+  check_closed();
+  check_running();
   Task<T> task = create_task(*this, std::move(coro));
   // Nobody else holds this task: if the run ends before it does, the error
   // says so, and close() need not report it as destroyed while pending.

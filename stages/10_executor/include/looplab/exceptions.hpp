@@ -106,4 +106,8 @@ std::string describe_exception(const std::exception_ptr& error);
 /// Whether `error` holds a CancelledError (Python: isinstance(exc, CancelledError)).
 bool is_cancelled_error(const std::exception_ptr& error) noexcept;
 
+/// Whether `error` holds SystemExit or KeyboardInterrupt, which leave the
+/// loop (Python: isinstance(exc, (SystemExit, KeyboardInterrupt))).
+bool is_loop_exit(const std::exception_ptr& error) noexcept;
+
 }  // namespace looplab
