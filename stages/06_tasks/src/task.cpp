@@ -149,7 +149,8 @@ void TaskBase::wakeup(FutureBase& future) {
   // Its outcome, without throwing it here: the step throws it into the
   // coroutine, where `co_await` would have raised it. (exception() marks it
   // retrieved.)
-  step(future.cancelled() ? make_cancellation(future.cancel_message()) : future.exception());
+  step(future.cancelled() ? make_cancellation(future.take_cancelled_message())
+                          : future.exception());
   // [wakeup_body]
 }
 

@@ -110,14 +110,14 @@ void FutureBase::schedule(DoneCallback& entry) {
 
 // [future_result]
 void FutureBase::check_result() {
-  if (state_ == State::kCancelled) throw CancelledError(cancel_message_);
+  if (state_ == State::kCancelled) throw CancelledError(take_cancelled_message());
   if (state_ == State::kPending) throw InvalidStateError("Result is not set.");
   retrieved_ = true;
   if (exception_) std::rethrow_exception(exception_);
 }
 
 std::exception_ptr FutureBase::exception() {
-  if (state_ == State::kCancelled) throw CancelledError(cancel_message_);
+  if (state_ == State::kCancelled) throw CancelledError(take_cancelled_message());
   if (state_ == State::kPending) throw InvalidStateError("Exception is not set.");
   retrieved_ = true;
   return exception_;

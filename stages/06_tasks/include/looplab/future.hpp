@@ -76,9 +76,21 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// The exception it finished with (null if it finished with a result).
   /// Throws CancelledError if it was cancelled, InvalidStateError if pending.
   std::exception_ptr exception();
-  /// The message it was cancelled with (asyncio's _cancel_message): what
-  /// waiting on it raises is CancelledError(cancel_message()).
-  const std::string& cancel_message() const noexcept { return cancel_message_; }
+  /// The message it was cancelled with (asyncio's _cancel_message). A task
+  /// whose coroutine ended with a CancelledError has none: CPython's Task
+  /// keeps that error instead, and hands it out once (take_cancelled_message()).
+  const std::string& cancel_message() const noexcept {
+    static const std::string kNone;
+    return message_once_ ? kNone : cancel_message_;
+  }
+  /// The message of the CancelledError that waiting on it raises now
+  /// (asyncio's _make_cancelled_error()): cancel_message(), or once, for such
+  /// a task, the message of the error its coroutine ended with.
+  std::string take_cancelled_message() {
+    if (!message_once_) return cancel_message_;
+    message_once_ = false;
+    return std::exchange(cancel_message_, {});
+  }
   /// Finishes it with an exception. InvalidStateError if it is done already;
   /// TypeError for a null exception_ptr; RuntimeError for a task.
   void set_exception(std::exception_ptr error) {
@@ -129,6 +141,12 @@ class FutureBase : public RefCounted, public PoolAllocated {
     if (is_task_) refuse_outside_completion(method);
   }
   [[noreturn]] static void refuse_outside_completion(const char* method);
+  /// Ends cancelled by a CancelledError that `message` is the message of,
+  /// handed out once (a task whose coroutine let one out).
+  void cancel_with_message_once(std::string message) {
+    FutureBase::cancel(std::move(message));
+    message_once_ = true;
+  }
   bool is_task_ = false;  // set by TaskState: a flag, not a virtual call per set_result()
 
  private:
@@ -159,7 +177,8 @@ class FutureBase : public RefCounted, public PoolAllocated {
 
   EventLoop* loop_;
   State state_ = State::kPending;
-  bool retrieved_ = false;  // asyncio's __log_traceback, inverted
+  bool retrieved_ = false;     // asyncio's __log_traceback, inverted
+  bool message_once_ = false;  // cancel_message_ is the ended coroutine's, given once
   std::exception_ptr exception_;
   std::string cancel_message_;
   // Most futures get exactly one done callback (the task awaiting them), so

@@ -41,13 +41,12 @@ std::exception_ptr cancelled_error_of(const Future<T>& future) {
 }
 
 /// What gather(return_exceptions=True) gives for a cancelled child: a new
-/// CancelledError with the child's _cancel_message, which asyncio's Task
-/// clears as it ends cancelled (Task.__step cancels itself with none): a
-/// cancelled future's message survives, a cancelled task's does not.
+/// CancelledError with the child's _cancel_message, which a task whose
+/// coroutine ended cancelled does not have (future.hpp): a cancelled
+/// future's message survives, such a task's does not.
 template <typename T>
 std::exception_ptr cancelled_outcome(const Future<T>& child) {
-  return std::make_exception_ptr(
-      CancelledError(child.state().is_task() ? std::string() : child.state().cancel_message()));
+  return std::make_exception_ptr(CancelledError(child.state().cancel_message()));
 }
 
 // [gathering_future]

@@ -305,7 +305,7 @@ template <typename T>
 void TaskState<T>::complete(std::exception_ptr thrown_before_start) {
   auto frame = Coro<T>::Frame::from_address(root_address());
   if (is_own_cancellation(thrown_before_start ? thrown_before_start : frame.promise().exception)) {
-    this->FutureBase::cancel(cancel_message());  // ended by the cancellation it was sent
+    this->cancel_with_message_once(cancel_message());  // ended by the cancellation it was sent
     return;
   }
   try {
@@ -326,7 +326,7 @@ void TaskState<T>::complete(std::exception_ptr thrown_before_start) {
       }
     }
   } catch (const CancelledError& error) {
-    this->FutureBase::cancel(error.message());  // the coroutine ended cancelled
+    this->cancel_with_message_once(error.message());  // the coroutine ended cancelled
   } catch (const LoopExit&) {
     this->finish_with_exception(std::current_exception());
     throw;  // escapes the loop, as in asyncio

@@ -9,6 +9,7 @@
 // completes one waiter future, which is what the task sleeps on.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -38,6 +39,17 @@ struct WaitResult {
 };
 
 namespace detail {
+
+// asyncio's set(fs): each future once, kept in the order given.
+template <typename T>
+std::vector<Future<T>> each_once(std::vector<Future<T>> fs) {
+  std::vector<Future<T>> unique;
+  unique.reserve(fs.size());
+  for (Future<T>& f : fs) {
+    if (std::find(unique.begin(), unique.end(), f) == unique.end()) unique.push_back(std::move(f));
+  }
+  return unique;
+}
 
 // asyncio's tasks._wait: one done callback per future counts completions and
 // releases the waiter; the timeout releases it too.
@@ -83,7 +95,7 @@ Coro<WaitResult<T>> wait_impl(std::vector<Future<T>> fs, std::optional<Clock::du
 template <typename T>
 Coro<WaitResult<T>> wait(std::vector<Future<T>> fs,
                          ReturnWhen return_when = ReturnWhen::kAllCompleted) {
-  return detail::wait_impl(std::move(fs), std::nullopt, return_when);
+  return detail::wait_impl(detail::each_once(std::move(fs)), std::nullopt, return_when);
 }
 
 /// asyncio.wait(fs, timeout=..., return_when=...): the same, or until
@@ -91,7 +103,7 @@ Coro<WaitResult<T>> wait(std::vector<Future<T>> fs,
 template <typename T, typename Rep, typename Period>
 Coro<WaitResult<T>> wait(std::vector<Future<T>> fs, std::chrono::duration<Rep, Period> timeout,
                          ReturnWhen return_when = ReturnWhen::kAllCompleted) {
-  return detail::wait_impl(std::move(fs), std::chrono::duration_cast<Clock::duration>(timeout),
+  return detail::wait_impl(detail::each_once(std::move(fs)), EventLoop::checked_delay(timeout),
                            return_when);
 }
 // [wait]
@@ -104,8 +116,9 @@ template <typename T>
 class AsCompleted {
  public:
   AsCompleted(std::vector<Future<T>> fs, std::optional<Clock::duration> timeout)
-      : shared_(std::make_shared<Shared>()), left_(fs.size()) {
-    shared_->todo = std::move(fs);
+      : shared_(std::make_shared<Shared>()) {
+    shared_->todo = detail::each_once(std::move(fs));
+    left_ = shared_->todo.size();
     EventLoop* loop = shared_->todo.empty() ? nullptr : &shared_->todo.front().get_loop();
     for (const Future<T>& f : shared_->todo) {
       shared_->ids.push_back(
@@ -123,9 +136,6 @@ class AsCompleted {
   AsCompleted& operator=(AsCompleted&&) noexcept = default;
   AsCompleted(const AsCompleted&) = delete;
   AsCompleted& operator=(const AsCompleted&) = delete;
-  ~AsCompleted() {
-    if (shared_) shared_->forget();
-  }
 
   /// How many results next() has still to give.
   std::size_t size() const noexcept { return left_; }
@@ -153,6 +163,9 @@ class AsCompleted {
 
     void put(std::optional<Future<T>> f) {  // asyncio's Queue.put_nowait()
       done.push_back(std::move(f));
+      wake_next_getter();
+    }
+    void wake_next_getter() {  // asyncio's Queue._wakeup_next()
       while (!getters.empty()) {
         Future<void> getter = std::move(getters.front());
         getters.pop_front();
@@ -181,11 +194,11 @@ class AsCompleted {
       todo.clear();
       ids.clear();
     }
-    void forget() {
+    // Once neither the AsCompleted nor a next() still waiting holds it
+    // (asyncio's iterator lives as long as the coroutines it handed out).
+    ~Shared() {
       if (timer) timer.cancel();
       for (std::size_t i = 0; i < todo.size(); ++i) todo[i].remove_done_callback(ids[i]);
-      todo.clear();
-      ids.clear();
     }
   };
 
@@ -198,7 +211,15 @@ class AsCompleted {
     while (shared->done.empty()) {
       Future<void> getter = get_running_loop().create_future<void>();
       shared->getters.push_back(getter);
-      co_await getter;
+      try {
+        co_await getter;
+      } catch (const CancelledError&) {
+        // Queue.get()'s except: out of the line, and a result this getter
+        // was woken for goes to the next one.
+        std::erase(shared->getters, getter);
+        if (!shared->done.empty() && !getter.cancelled()) shared->wake_next_getter();
+        throw;
+      }
     }
     std::optional<Future<T>> f = std::move(shared->done.front());
     shared->done.pop_front();
@@ -211,7 +232,7 @@ class AsCompleted {
   }
 
   std::shared_ptr<Shared> shared_;
-  std::size_t left_;
+  std::size_t left_ = 0;
 };
 
 /// asyncio.as_completed(fs).
@@ -223,7 +244,7 @@ AsCompleted<T> as_completed(std::vector<Future<T>> fs) {
 /// asyncio.as_completed(fs, timeout=...).
 template <typename T, typename Rep, typename Period>
 AsCompleted<T> as_completed(std::vector<Future<T>> fs, std::chrono::duration<Rep, Period> timeout) {
-  return AsCompleted<T>(std::move(fs), std::chrono::duration_cast<Clock::duration>(timeout));
+  return AsCompleted<T>(std::move(fs), EventLoop::checked_delay(timeout));
 }
 
 }  // namespace looplab

@@ -149,8 +149,7 @@ Coro<T> timeout_at(std::optional<Clock::time_point> when, Coro<T> body) {
 /// `loop.time() + delay`), with call_later()'s checks of the delay.
 template <typename Rep, typename Period>
 Clock::time_point deadline_after(std::chrono::duration<Rep, Period> delay) {
-  EventLoop& loop = get_running_loop();
-  return loop.time() + EventLoop::checked_delay(delay);
+  return get_running_loop().deadline_after(delay);
 }
 
 /// asyncio.timeout(delay), around `body`: the same, `delay` from now.
