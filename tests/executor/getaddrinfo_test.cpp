@@ -11,12 +11,14 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "executor/executor_support.hpp"
+#include "looplab/addr_info.hpp"
 #include "looplab/task.hpp"
 #include "support/test_loop.hpp"
 
@@ -40,31 +42,35 @@ std::string ipv6_of(const AddrInfo& info) {
   return "[" + std::string(text) + "]:" + std::to_string(ntohs(address->sin6_port));
 }
 
-TEST_F(GetaddrinfoTest, ANumericHostIsAnsweredWithoutAThread) {
+TEST_F(GetaddrinfoTest, ANumericHostNeedsNoLookupButGetaddrinfoStillUsesTheExecutor) {
+  // asyncio's _ipaddr_info(): the answer, made on the spot.
+  std::optional<AddrInfo> v4 = ipaddr_info("127.0.0.1", "8080", AF_INET, SOCK_STREAM, 0);
+  ASSERT_TRUE(v4.has_value());
+  EXPECT_EQ(v4->family, AF_INET);
+  EXPECT_EQ(v4->type, SOCK_STREAM);
+  EXPECT_EQ(v4->protocol, IPPROTO_TCP);
+  EXPECT_EQ(v4->canonname, "");
+  EXPECT_EQ(v4->address_length, sizeof(sockaddr_in));
+  EXPECT_EQ(ipv4_of(*v4), "127.0.0.1:8080");
+  // AF_UNSPEC: the family is the one inet_pton accepts.
+  std::optional<AddrInfo> v6 = ipaddr_info("::1", "443", AF_UNSPEC, SOCK_DGRAM, 0);
+  ASSERT_TRUE(v6.has_value());
+  EXPECT_EQ(v6->family, AF_INET6);
+  EXPECT_EQ(v6->protocol, IPPROTO_UDP);
+  EXPECT_EQ(v6->address_length, sizeof(sockaddr_in6));
+  EXPECT_EQ(ipv6_of(*v6), "[::1]:443");
+  EXPECT_FALSE(ipaddr_info("localhost", "80", AF_INET, SOCK_STREAM, 0).has_value());
+
+  // loop.getaddrinfo() takes no shortcut (asyncio takes it only in
+  // _ensure_resolved(), for sock_connect() and its like): a thread answers.
   EventLoop loop;
   auto pool = std::make_shared<ThreadPoolExecutor>(1);
   loop.set_default_executor(pool);
-
-  Future<std::vector<AddrInfo>> v4 = loop.getaddrinfo("127.0.0.1", "8080", AF_INET, SOCK_STREAM);
-  std::vector<AddrInfo> infos = loop.run_until_complete(v4);
-  ASSERT_EQ(infos.size(), 1U);
-  EXPECT_EQ(infos[0].family, AF_INET);
-  EXPECT_EQ(infos[0].type, SOCK_STREAM);
-  EXPECT_EQ(infos[0].protocol, IPPROTO_TCP);
-  EXPECT_EQ(infos[0].canonname, "");
-  EXPECT_EQ(infos[0].address_length, sizeof(sockaddr_in));
+  std::vector<AddrInfo> infos =
+      loop.run_until_complete(loop.getaddrinfo("127.0.0.1", "8080", AF_INET, SOCK_STREAM));
+  ASSERT_FALSE(infos.empty());
   EXPECT_EQ(ipv4_of(infos[0]), "127.0.0.1:8080");
-
-  // AF_UNSPEC: the family is the one inet_pton accepts.
-  Future<std::vector<AddrInfo>> v6 = loop.getaddrinfo("::1", "443", AF_UNSPEC, SOCK_DGRAM);
-  infos = loop.run_until_complete(v6);
-  ASSERT_EQ(infos.size(), 1U);
-  EXPECT_EQ(infos[0].family, AF_INET6);
-  EXPECT_EQ(infos[0].protocol, IPPROTO_UDP);
-  EXPECT_EQ(infos[0].address_length, sizeof(sockaddr_in6));
-  EXPECT_EQ(ipv6_of(infos[0]), "[::1]:443");
-
-  EXPECT_EQ(pool->thread_count(), 0U);
+  EXPECT_EQ(pool->thread_count(), 1U);
 }
 
 TEST_F(GetaddrinfoTest, ANameIsResolvedOnTheDefaultExecutor) {
@@ -147,8 +153,9 @@ struct Descriptor {
   }
 };
 
-Coro<int> connect_by_name(EventLoop* loop, int client, int listener, std::uint16_t port) {
-  Coro<void> connecting = loop->sock_connect(client, "localhost", port);
+Coro<int> connect_by_name(EventLoop* loop, int client, int listener, std::string host,
+                          std::uint16_t port) {
+  Coro<void> connecting = loop->sock_connect(client, std::move(host), port);
   co_await std::move(connecting);
   Future<int> accepted = loop->sock_accept(listener);
   co_return co_await accepted;
@@ -171,17 +178,21 @@ TEST_F(GetaddrinfoTest, SockConnectResolvesTheHostThenConnects) {
   ASSERT_EQ(::bind(listener.fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
   ASSERT_EQ(::listen(listener.fd, 4), 0);
   const std::uint16_t port = port_of(listener.fd, false);
-  Descriptor client{::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)};
-  ASSERT_GE(client.fd, 0);
-
-  EventLoop loop;
-  auto pool = std::make_shared<ThreadPoolExecutor>(1);
-  loop.set_default_executor(pool);
-  Descriptor server{loop.run_until_complete(connect_by_name(&loop, client.fd, listener.fd, port))};
-  ASSERT_GE(server.fd, 0);
-  EXPECT_EQ(port_of(server.fd, true), port_of(client.fd, false));  // the two ends of one connection
-  EXPECT_EQ(port_of(client.fd, true), port);
-  EXPECT_EQ(pool->thread_count(), 1U);  // "localhost" went through the executor
+  // "localhost" goes through the executor; a numeric host needs no lookup
+  // (asyncio's _ensure_resolved()).
+  for (auto [host, threads] : {std::pair{"localhost", 1U}, std::pair{"127.0.0.1", 0U}}) {
+    Descriptor client{::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)};
+    ASSERT_GE(client.fd, 0);
+    EventLoop loop;
+    auto pool = std::make_shared<ThreadPoolExecutor>(1);
+    loop.set_default_executor(pool);
+    Descriptor server{
+        loop.run_until_complete(connect_by_name(&loop, client.fd, listener.fd, host, port))};
+    ASSERT_GE(server.fd, 0);
+    EXPECT_EQ(port_of(server.fd, true), port_of(client.fd, false));  // one connection's two ends
+    EXPECT_EQ(port_of(client.fd, true), port);
+    EXPECT_EQ(pool->thread_count(), threads) << host;
+  }
 }
 
 Coro<std::string> connect_refused(EventLoop* loop, int client, std::uint16_t port) {

@@ -22,7 +22,10 @@ TEST(BadDescriptor, ANegativeDescriptorIsAValueError) {
   EventLoop loop(clock);
   EXPECT_THROW(loop.add_reader(-1, [] {}), ValueError);
   EXPECT_THROW(loop.add_writer(-5, [] {}), ValueError);
-  EXPECT_FALSE(loop.remove_reader(-1));
+  EXPECT_THROW(loop.remove_reader(-1), ValueError) << "asyncio's selector refuses it too";
+  EXPECT_THROW(loop.remove_writer(-5), ValueError);
+  loop.close();
+  EXPECT_FALSE(loop.remove_reader(-1)) << "a closed loop has nothing to remove";
 }
 
 TEST(BadDescriptor, AClosedDescriptorIsAnOSErrorAndNothingIsRegistered) {

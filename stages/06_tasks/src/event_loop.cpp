@@ -159,7 +159,9 @@ void EventLoop::add_io_callback(int fd, unsigned event, Callback callback, Sourc
 
 // [remove_reader]
 bool EventLoop::remove_io_callback(int fd, unsigned event) {
-  if (closed_ || fd < 0 || static_cast<std::size_t>(fd) >= io_handles_.size()) return false;
+  if (closed_) return false;
+  if (fd < 0) throw ValueError("Invalid file descriptor: " + std::to_string(fd));
+  if (static_cast<std::size_t>(fd) >= io_handles_.size()) return false;
   // [remove_io_callback_body]
   IoHandles& io = io_handles_[static_cast<std::size_t>(fd)];
   Ref<HandleState>& slot = event == kEventRead ? io.reader : io.writer;

@@ -222,7 +222,9 @@ void EventLoop::add_io_callback(int fd, unsigned event, Callback callback, Sourc
 
 // [remove_reader]
 bool EventLoop::remove_io_callback(int fd, unsigned event) {
-  if (closed_ || fd < 0 || static_cast<std::size_t>(fd) >= io_handles_.size()) return false;
+  if (closed_) return false;
+  if (fd < 0) throw ValueError("Invalid file descriptor: " + std::to_string(fd));
+  if (static_cast<std::size_t>(fd) >= io_handles_.size()) return false;
   // [remove_io_callback_body]
   IoHandles& io = io_handles_[static_cast<std::size_t>(fd)];
   Ref<HandleState>& slot = event == kEventRead ? io.reader : io.writer;
@@ -598,12 +600,6 @@ void EventLoop::join_executor_shutdown_threads() noexcept {
 Future<std::vector<AddrInfo>> EventLoop::getaddrinfo(std::string host, std::string port, int family,
                                                      int type, int proto, int flags) {
   check_closed();
-  // A numeric host needs no lookup: answered now, no thread involved.
-  if (std::optional<AddrInfo> numeric = ipaddr_info(host, port, family, type, proto)) {
-    Future<std::vector<AddrInfo>> answered = create_future<std::vector<AddrInfo>>();
-    answered.set_result(std::vector<AddrInfo>{*numeric});
-    return answered;
-  }
   return run_in_executor(nullptr, &socket_getaddrinfo, std::move(host), std::move(port), family,
                          type, proto, flags);
 }

@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "looplab/addr_info.hpp"
 #include "looplab/event_loop.hpp"
 
 namespace looplab {
@@ -208,8 +210,16 @@ Future<std::vector<AddrInfo>> EventLoop::resolve_for_socket(int fd, std::string 
   if (family != AF_INET && family != AF_INET6) {
     throw ValueError("sock_connect(fd, host, port) needs an AF_INET or AF_INET6 socket");
   }
-  return getaddrinfo(std::move(host), std::to_string(port), family, socket_option(fd, SO_TYPE),
-                     socket_option(fd, SO_PROTOCOL));
+  int type = socket_option(fd, SO_TYPE);
+  int proto = socket_option(fd, SO_PROTOCOL);
+  std::string service = std::to_string(port);
+  // asyncio's _ensure_resolved(): a numeric host needs no lookup, and no thread.
+  if (std::optional<AddrInfo> numeric = ipaddr_info(host, service, family, type, proto)) {
+    Future<std::vector<AddrInfo>> answered = create_future<std::vector<AddrInfo>>();
+    answered.set_result(std::vector<AddrInfo>{*numeric});
+    return answered;
+  }
+  return getaddrinfo(std::move(host), std::move(service), family, type, proto);
 }
 
 Future<void> EventLoop::connect_to_first(int fd, const std::vector<AddrInfo>& addresses) {

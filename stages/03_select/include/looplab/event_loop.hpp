@@ -83,14 +83,14 @@ class EventLoop {
   TimerHandle call_later(std::chrono::duration<Rep, Period> delay, F&& callback,
                          SourceLocation where = SourceLocation::current()) {
     check_closed();  // before time(), as asyncio's call_at checks first
-    return call_at(time() + checked_delay(delay), std::forward<F>(callback), where);
+    return call_at(deadline_after(delay), std::forward<F>(callback), where);
   }
   /// loop.call_later(delay, callback, context=ctx): run inside a copy of `ctx`.
   template <typename Rep, typename Period, typename F>
   TimerHandle call_later(std::chrono::duration<Rep, Period> delay, F&& callback,
                          const Context& context, SourceLocation where = SourceLocation::current()) {
     check_closed();  // before time(), as asyncio's call_at checks first
-    return call_at(time() + checked_delay(delay), std::forward<F>(callback), context, where);
+    return call_at(deadline_after(delay), std::forward<F>(callback), context, where);
   }
 
   /// loop.call_at(when, callback): runs `callback` once time() reaches `when`.
@@ -129,7 +129,8 @@ class EventLoop {
     require_callable(callback, "add_writer");
     add_io_callback(fd, kEventWrite, Callback(std::forward<F>(callback)), where);
   }
-  /// Stops watching `fd` for reading. Returns whether a reader was registered.
+  /// Stops watching `fd` for reading. Returns whether a reader was registered
+  /// (false on a closed loop); ValueError for a negative descriptor.
   bool remove_reader(int fd) { return remove_io_callback(fd, kEventRead); }
   /// Stops watching `fd` for writing. Returns whether a writer was registered.
   bool remove_writer(int fd) { return remove_io_callback(fd, kEventWrite); }
@@ -201,22 +202,32 @@ class EventLoop {
  public:
   // [checked_delay]
   /// A delay as the loop's clock counts it (what call_later() adds to
-  /// time()). Python's float can hold any delay; a Clock::duration cannot:
-  /// ValueError for NaN, infinity and more than 100 years.
+  /// time()). Python's float can hold any delay; a Clock::duration holds
+  /// 292 years. ValueError for NaN. A delay longer than 100 years (infinity
+  /// included) is kNever: the timer never comes, as asyncio's at `inf`. One
+  /// shorter than -100 years (minus infinity included) is -100 years: due now.
   template <typename Rep, typename Period>
   static Clock::duration checked_delay(std::chrono::duration<Rep, Period> delay) {
+    double seconds = std::chrono::duration<double>(delay).count();
+    if (std::isnan(seconds)) throw ValueError("Invalid delay: NaN (not a number)");
+    if (seconds > kMaxDelaySeconds) return kNever;
+    if (seconds < -kMaxDelaySeconds) return -kMaxDelay;
     if constexpr (std::is_floating_point_v<Rep>) {
-      if (std::isnan(delay.count())) throw ValueError("Invalid delay: NaN (not a number)");
-      if (std::isinf(delay.count())) throw ValueError("Invalid delay: infinite");
-      if (std::abs(std::chrono::duration<double>(delay).count()) > kMaxDelaySeconds) {
-        throw ValueError("Invalid delay: more than 100 years");
-      }
       return std::chrono::round<Clock::duration>(delay);
     } else {
       return std::chrono::duration_cast<Clock::duration>(delay);
     }
   }
-  static constexpr double kMaxDelaySeconds = 100.0 * 365 * 24 * 3600;
+  static constexpr Clock::duration kMaxDelay = std::chrono::hours(24 * 365 * 100);
+  static constexpr double kMaxDelaySeconds = std::chrono::duration<double>(kMaxDelay).count();
+  static constexpr Clock::duration kNever = Clock::duration::max();
+
+  /// time() + delay, the deadline call_later() sets; kNever's never comes.
+  template <typename Rep, typename Period>
+  Clock::time_point deadline_after(std::chrono::duration<Rep, Period> delay) const {
+    Clock::duration checked = checked_delay(delay);
+    return checked == kNever ? Clock::time_point::max() : time() + checked;
+  }
   // [checked_delay]
 
  private:

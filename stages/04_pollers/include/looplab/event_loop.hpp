@@ -133,7 +133,8 @@ class EventLoop {
     require_callable(callback, "add_writer");
     add_io_callback(fd, kEventWrite, Callback(std::forward<F>(callback)), where);
   }
-  /// Stops watching `fd` for reading. Returns whether a reader was registered.
+  /// Stops watching `fd` for reading. Returns whether a reader was registered
+  /// (false on a closed loop); ValueError for a negative descriptor.
   bool remove_reader(int fd) { return remove_io_callback(fd, kEventRead); }
   /// Stops watching `fd` for writing. Returns whether a writer was registered.
   bool remove_writer(int fd) { return remove_io_callback(fd, kEventWrite); }

@@ -242,7 +242,8 @@ class EventLoop {
     require_callable(callback, "add_writer");
     add_io_callback(fd, kEventWrite, Callback(std::forward<F>(callback)), where);
   }
-  /// Stops watching `fd` for reading. Returns whether a reader was registered.
+  /// Stops watching `fd` for reading. Returns whether a reader was registered
+  /// (false on a closed loop); ValueError for a negative descriptor.
   bool remove_reader(int fd) { return remove_io_callback(fd, kEventRead); }
   /// Stops watching `fd` for writing. Returns whether a writer was registered.
   bool remove_writer(int fd) { return remove_io_callback(fd, kEventWrite); }
@@ -336,15 +337,15 @@ class EventLoop {
   Coro<void> shutdown_default_executor(std::optional<double> timeout_seconds = std::nullopt);
 
   /// loop.getaddrinfo(host, port, family, type, proto, flags): the system's
-  /// blocking getaddrinfo(3) on the default executor (GaiError if it fails). A host
-  /// that is a numeric address, for a stream or datagram socket, is
-  /// answered at once, without a thread (asyncio's _ipaddr_info). An empty
-  /// host or port is Python's None.
+  /// blocking getaddrinfo(3) on the default executor (GaiError if it fails),
+  /// for a numeric address too, as asyncio's. An empty host or port is
+  /// Python's None.
   Future<std::vector<AddrInfo>> getaddrinfo(std::string host, std::string port, int family = 0,
                                             int type = 0, int proto = 0, int flags = 0);
   /// loop.sock_connect(sock, (host, port)) for an AF_INET or AF_INET6
   /// socket: resolves `host` for the socket's family, type and protocol
-  /// (getaddrinfo()), then connects to the first address.
+  /// (getaddrinfo(), or at once for a numeric address: asyncio's
+  /// _ipaddr_info()), then connects to the first address.
   Coro<void> sock_connect(int fd, std::string host, std::uint16_t port);
   // [executor_api]
 
