@@ -2,6 +2,7 @@
 // test states one rule of looplab/locks.hpp.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "locks/support.hpp"
@@ -179,6 +180,26 @@ TEST(Lock, ALockBelongsToTheFirstLoopThatQueuesAWaiter) {
   ASSERT_TRUE(other.done());
   EXPECT_EQ(testing::describe(other.exception()),
             "RuntimeError: <Lock [locked]> is bound to a different event loop");
+}
+
+TEST(Lock, ALaterLoopAtTheAddressOfTheBoundOneIsStillAnotherLoop) {
+  Lock lock;
+  std::optional<TestLoop> t;  // two loops, one after the other, at one address
+  t.emplace();
+  (void)t->loop.run_until_complete(lock.acquire());
+  Task<bool> waiter = create_task(t->loop, lock.acquire());
+  t->turn();  // queued: the lock is bound to this loop
+  lock.release();
+  t->turn();
+  ASSERT_TRUE(waiter.done());
+  t.reset();
+  t.emplace();
+  Task<bool> other = create_task(t->loop, lock.acquire());
+  t->turn();
+  ASSERT_TRUE(other.done());
+  EXPECT_EQ(testing::describe(other.exception()),
+            "RuntimeError: <Lock [locked]> is bound to a different event loop")
+      << "as with two asyncio.run() calls in a row: the address is not the loop";
 }
 
 }  // namespace

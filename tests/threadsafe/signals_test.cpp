@@ -53,6 +53,23 @@ TEST(Signals, ASecondHandlerReplacesTheFirst) {
   EXPECT_EQ(ran, "second ");
 }
 
+TEST(Signals, AHandlerReplacedOrRemovedStillRunsForTheDeliveriesAlreadyQueued) {
+  testing::TestLoop t;
+  std::string ran;
+  t.loop.add_signal_handler(SIGUSR1, [&] { ran += "first "; });
+  ::raise(SIGUSR1);
+  ::raise(SIGUSR1);
+  t.turn();  // both deliveries queue the first handler
+  t.loop.add_signal_handler(SIGUSR1, [&] { ran += "second "; });
+  t.turn();
+  EXPECT_EQ(ran, "first first ") << "asyncio does not cancel a handler it replaces";
+  ::raise(SIGUSR1);
+  t.turn();
+  EXPECT_TRUE(t.loop.remove_signal_handler(SIGUSR1));
+  t.turn();
+  EXPECT_EQ(ran, "first first second ") << "nor one it removes";
+}
+
 TEST(Signals, RemovingRestoresTheDefaultActionAndSaysWhetherThereWasAHandler) {
   testing::TestLoop t;
   t.loop.add_signal_handler(SIGUSR1, [] {});

@@ -57,8 +57,9 @@ FutureBase::~FutureBase() {
   // [never_retrieved]
 }
 
+// CPython's C Future says just this (its Python one names the state).
 void FutureBase::require_pending() const {
-  if (done()) throw InvalidStateError("invalid state: " + repr() + " is already done");
+  if (done()) throw InvalidStateError("invalid state");
 }
 
 // [future_finish]

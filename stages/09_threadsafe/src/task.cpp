@@ -368,7 +368,7 @@ void cancel_all_tasks(EventLoop& loop) {
   for (const Ref<FutureBase>& future : pending) {
     if (future->cancelled()) continue;
     if (std::exception_ptr error = future->exception()) {
-      loop.call_exception_handler({.message = "unhandled exception during run() shutdown",
+      loop.call_exception_handler({.message = "unhandled exception during asyncio.run() shutdown",
                                    .exception = error,
                                    .task = future.get()});
     }

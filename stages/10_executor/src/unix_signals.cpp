@@ -78,7 +78,10 @@ void EventLoop::add_signal_callback(int sig, Callback callback, SourceLocation w
                                           HandleState::Runs::kRepeatedly));
   auto index = static_cast<std::size_t>(sig);
   if (signal_handlers_.size() <= index) signal_handlers_.resize(index + 1);
-  if (signal_handlers_[index]) signal_handlers_[index]->cancel();
+  // Deliveries counted while the signal had no handler were for nobody
+  // (asyncio drops them as it reads them). A handler replaced is not
+  // cancelled: what is already queued of it still runs, as in asyncio.
+  if (!signal_handlers_[index]) tripped[index].store(0, std::memory_order_relaxed);
   signal_handlers_[index] = std::move(handle);
   if (int error = install(sig, on_signal); error != 0) {
     signal_handlers_[index].reset();
@@ -93,8 +96,7 @@ bool EventLoop::remove_signal_handler(int sig) {
   check_signal(sig);
   auto index = static_cast<std::size_t>(sig);
   if (index >= signal_handlers_.size() || !signal_handlers_[index]) return false;
-  signal_handlers_[index]->cancel();
-  signal_handlers_[index].reset();
+  signal_handlers_[index].reset();  // not cancelled: what is queued of it still runs
   // CPython restores its own default_int_handler for SIGINT (KeyboardInterrupt);
   // C++ has none, so every signal gets its default action back.
   if (int error = install(sig, SIG_DFL); error != 0) {

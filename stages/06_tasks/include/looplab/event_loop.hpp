@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -214,6 +215,9 @@ class EventLoop {
     return running_thread_.load(std::memory_order_relaxed) != std::thread::id{};
   }
   bool is_closed() const noexcept { return closed_; }
+  /// A number no other loop of this process had or will have: what knows a
+  /// loop when its address may be a later loop's (loop_bound.hpp).
+  std::uint64_t serial() const noexcept { return serial_; }
 
   /// Drops every queued callback, timer and reader/writer without running it.
   /// RuntimeError while running.
@@ -340,6 +344,11 @@ class EventLoop {
   std::unique_ptr<Selector> selector_;
   bool stopping_ = false;  // asyncio's _stopping
   bool closed_ = false;
+  std::uint64_t serial_ = next_serial();
+  static std::uint64_t next_serial() noexcept {
+    static std::atomic<std::uint64_t> last{0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
   bool debug_ = false;
   std::atomic<std::thread::id>
       running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks

@@ -15,6 +15,7 @@
 //   ... state->get_loop().create_future<bool>() ...   // self._get_loop().create_future()
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "looplab/event_loop.hpp"
@@ -30,12 +31,12 @@ class LoopBound {
   /// asyncio's _get_loop(): the running loop, to which the object binds on
   /// first use. RuntimeError if no loop runs, or if it is bound to another
   /// ("<Lock [locked]> is bound to a different event loop"). A loop is known
-  /// by its address: once the bound loop is destroyed, a new one made at the
-  /// same address passes for it (asyncio holds its loop).
+  /// by its serial(), not its address, which a later loop may reuse (two
+  /// run() calls in a row): asyncio holds its loop, so it never can.
   EventLoop& get_loop() {
     EventLoop& running = get_running_loop();
-    if (loop_ == nullptr) loop_ = &running;
-    if (loop_ != &running)
+    if (loop_serial_ == 0) loop_serial_ = running.serial();
+    if (loop_serial_ != running.serial())
       throw RuntimeError(static_cast<const Self&>(*this).repr() +
                          " is bound to a different event loop");
     return running;
@@ -46,7 +47,7 @@ class LoopBound {
   LoopBound() = default;
   friend Self;
 
-  EventLoop* loop_ = nullptr;  // none until a coroutine first waits
+  std::uint64_t loop_serial_ = 0;  // none until a coroutine first waits
 };
 
 }  // namespace looplab::detail

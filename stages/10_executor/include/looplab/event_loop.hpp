@@ -390,6 +390,9 @@ class EventLoop {
   }
   /// Any thread may ask (a thread about to post, for one).
   bool is_closed() const noexcept { return closed_.load(std::memory_order_relaxed); }
+  /// A number no other loop of this process had or will have: what knows a
+  /// loop when its address may be a later loop's (loop_bound.hpp).
+  std::uint64_t serial() const noexcept { return serial_; }
 
   /// Drops every queued callback, timer and reader/writer without running it.
   /// RuntimeError while running.
@@ -585,6 +588,11 @@ class EventLoop {
   std::uint64_t last_kept_ = 0;
   bool stopping_ = false;            // asyncio's _stopping
   std::atomic<bool> closed_{false};  // read by threads about to post
+  std::uint64_t serial_ = next_serial();
+  static std::uint64_t next_serial() noexcept {
+    static std::atomic<std::uint64_t> last{0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
   bool debug_ = false;
   std::atomic<std::thread::id>
       running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
