@@ -131,7 +131,8 @@ TEST(Run, ALeftoverThatFailsInItsCleanupIsReported) {
   int result = run(main_leaves_a_failing_task(), clock);
   std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(result, 3);
-  EXPECT_NE(err.find("unhandled exception during asyncio.run() shutdown"), std::string::npos) << err;
+  EXPECT_NE(err.find("unhandled exception during asyncio.run() shutdown"), std::string::npos)
+      << err;
   EXPECT_NE(err.find("ValueError: cleanup failed"), std::string::npos) << err;
   EXPECT_EQ(err.find("never retrieved"), std::string::npos) << err;  // retrieved by the report
 }
