@@ -10,11 +10,13 @@ QueueShutDown::QueueShutDown() : std::runtime_error("the queue is shut down") {}
 namespace detail {
 
 // A new queue has nothing unfinished: join() returns at once.
-QueueCore::QueueCore(int maxsize) : maxsize(maxsize) { finished.set(); }
+QueueCore::QueueCore(int maxsize, const char* kind) : maxsize(maxsize), kind(kind) {
+  finished.set();
+}
 
 // Queue._format() in Lib/asyncio/queues.py, but for `_queue=[...]`.
 std::string QueueCore::repr() const {
-  std::string text = "<Queue maxsize=" + std::to_string(maxsize);
+  std::string text = std::string("<") + kind + " maxsize=" + std::to_string(maxsize);
   if (!getters.empty()) text += " _getters[" + std::to_string(getters.size()) + "]";
   if (!putters.empty()) text += " _putters[" + std::to_string(putters.size()) + "]";
   if (unfinished_tasks > 0) text += " tasks=" + std::to_string(unfinished_tasks);

@@ -38,6 +38,12 @@
 //     done, which may release join(). Either way every blocked get() and
 //     put() is woken, and raises QueueShutDown when it resumes.
 //
+// asyncio's LifoQueue and PriorityQueue are the same queue with another
+// order of _put() and _get(): LifoQueue<T> gives the newest item first,
+// PriorityQueue<T> the smallest (operator<), kept in a heap that follows
+// Python's heapq step for step, so that equal items come out in the order
+// asyncio's do (queue_items.hpp).
+//
 // Queue is a handle, as Future, Event and Lock are: copies share one queue,
 // as Python names share one object, and a coroutine may take one by value
 // (chapter 6, pitfall P4). A coroutine waiting in put(), get() or join()
@@ -53,8 +59,6 @@
 //   * A task destroyed while it waits (its loop closed) leaves the line and
 //     wakes nobody: its frame is destroyed, and a destructor must not touch
 //     a loop that is closing. asyncio would run the `except:` branch there.
-//   * asyncio's PriorityQueue and LifoQueue (other orders of _get and _put)
-//     are not here.
 #pragma once
 
 #include <cstddef>
@@ -73,6 +77,7 @@
 #include "looplab/loop_bound.hpp"
 #include "looplab/plumbing/ref.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
+#include "looplab/queue_items.hpp"
 
 namespace looplab {
 
@@ -99,7 +104,7 @@ namespace detail {
 /// What a Queue<T> holds that does not depend on T (src/queues.cpp), and
 /// the loop it belongs to (LoopBound: get_loop()).
 struct QueueCore : RefCounted, LoopBound<QueueCore> {
-  explicit QueueCore(int maxsize);
+  QueueCore(int maxsize, const char* kind);
 
   int maxsize;                       // asyncio's _maxsize: <= 0 is no limit
   std::deque<Future<void>> getters;  // _getters: one future per get() waiting, oldest first
@@ -107,6 +112,7 @@ struct QueueCore : RefCounted, LoopBound<QueueCore> {
   std::size_t unfinished_tasks = 0;  // _unfinished_tasks
   Event finished;                    // _finished: set while no task is unfinished
   bool is_shutdown = false;          // _is_shutdown
+  const char* kind;                  // "Queue", "LifoQueue", "PriorityQueue": for repr()
 
   /// Python's str(queue) without `_queue=[...]`: "<Queue maxsize=1 _getters[2] tasks=3>".
   std::string repr() const;
@@ -116,14 +122,15 @@ struct QueueCore : RefCounted, LoopBound<QueueCore> {
 };
 }  // namespace detail
 
-/// asyncio.Queue: items of type T (moved in and out), first in, first out.
-template <typename T>
+/// asyncio.Queue: items of type T (moved in and out), first in, first out;
+/// in another order with another `Items` (queue_items.hpp).
+template <typename T, template <typename> class Items = OldestFirst>
 class Queue {
   static_assert(std::is_move_constructible_v<T>, "Queue<T> moves its items in and out");
 
  public:
   /// A queue that holds at most `maxsize` items; 0 or less: no limit.
-  explicit Queue(int maxsize = 0) : state_(new State(maxsize)) {}
+  explicit Queue(int maxsize = 0) : state_(new State(maxsize, Items<T>::kQueueName)) {}
 
   /// How many items the queue holds.
   std::size_t qsize() const noexcept { return state_->items.size(); }
@@ -143,12 +150,13 @@ class Queue {
   /// Puts the item and wakes the first getter waiting. QueueShutDown if the
   /// queue is shut down, else QueueFull if it is full; either way nothing changes.
   void put_nowait(T item) const;
-  /// `T item = co_await queue.get()`: the oldest item, at once (no turn) if
+  /// `T item = co_await queue.get()`: the next item (the oldest, in a
+  /// Queue), at once (no turn) if
   /// there is one; otherwise waits for a put. Raises QueueShutDown if the
   /// queue is shut down and empty, or is shut down while this waits.
   /// Cancelling the task while it waits raises CancelledError here.
   Coro<T> get() const { return get_of(*this); }
-  /// Takes the oldest item and wakes the first putter waiting. If the queue
+  /// Takes the next item and wakes the first putter waiting. If the queue
   /// is empty: QueueShutDown if it is shut down, else QueueEmpty.
   T get_nowait() const;
 
@@ -172,7 +180,7 @@ class Queue {
  private:
   struct State : detail::QueueCore {
     using QueueCore::QueueCore;
-    std::deque<T> items;  // asyncio's _queue, oldest first
+    Items<T> items;  // asyncio's _queue, with its _put() and _get()
   };
 
   // The coroutines hold a copy of the handle, so the queue lives as long as
@@ -184,9 +192,18 @@ class Queue {
   Ref<State> state_;
 };
 
-// Queue.put() in Lib/asyncio/queues.py: wait while full, then put_nowait().
+/// asyncio.LifoQueue: the newest item first.
 template <typename T>
-Coro<void> Queue<T>::put_of(Queue self, T item) {
+using LifoQueue = Queue<T, NewestFirst>;
+
+/// asyncio.PriorityQueue: the smallest item first (T's operator<), in
+/// heapq's order; a std::pair or std::tuple (priority, item) as in Python.
+template <typename T>
+using PriorityQueue = Queue<T, SmallestFirst>;
+
+// Queue.put() in Lib/asyncio/queues.py: wait while full, then put_nowait().
+template <typename T, template <typename> class Items>
+Coro<void> Queue<T, Items>::put_of(Queue self, T item) {
   State& state = *self.state_;
   while (self.full()) {
     if (state.is_shutdown) throw QueueShutDown();
@@ -207,12 +224,12 @@ Coro<void> Queue<T>::put_of(Queue self, T item) {
   co_return self.put_nowait(std::move(item));
 }
 
-template <typename T>
-void Queue<T>::put_nowait(T item) const {
+template <typename T, template <typename> class Items>
+void Queue<T, Items>::put_nowait(T item) const {
   State& state = *state_;
   if (state.is_shutdown) throw QueueShutDown();
   if (full()) throw QueueFull();
-  state.items.push_back(std::move(item));
+  state.items.put(std::move(item));
   ++state.unfinished_tasks;
   state.finished.clear();
   State::wakeup_next(state.getters);
@@ -222,8 +239,8 @@ void Queue<T>::put_nowait(T item) const {
 // Queue.get() in Lib/asyncio/queues.py (3.13): wait while empty, then
 // get_nowait(). The ScopeExit is its `self._getters.remove(getter)`, done
 // however the wait ends; the catch is its `except:`.
-template <typename T>
-Coro<T> Queue<T>::get_of(Queue self) {
+template <typename T, template <typename> class Items>
+Coro<T> Queue<T, Items>::get_of(Queue self) {
   State& state = *self.state_;
   while (self.empty()) {
     if (state.is_shutdown) throw QueueShutDown();
@@ -245,40 +262,39 @@ Coro<T> Queue<T>::get_of(Queue self) {
 }
 // [queue_get]
 
-template <typename T>
-T Queue<T>::get_nowait() const {
+template <typename T, template <typename> class Items>
+T Queue<T, Items>::get_nowait() const {
   State& state = *state_;
   if (state.items.empty()) {
     if (state.is_shutdown) throw QueueShutDown();
     throw QueueEmpty();
   }
-  T item = std::move(state.items.front());
-  state.items.pop_front();
+  T item = state.items.get();
   State::wakeup_next(state.putters);
   return item;
 }
 
-template <typename T>
-void Queue<T>::task_done() const {
+template <typename T, template <typename> class Items>
+void Queue<T, Items>::task_done() const {
   State& state = *state_;
   if (state.unfinished_tasks == 0) throw ValueError("task_done() called too many times");
   if (--state.unfinished_tasks == 0) state.finished.set();
 }
 
-template <typename T>
-Coro<void> Queue<T>::join_of(Queue self) {
+template <typename T, template <typename> class Items>
+Coro<void> Queue<T, Items>::join_of(Queue self) {
   if (self.state_->unfinished_tasks > 0) co_await self.state_->finished.wait();
 }
 
 // [queue_shutdown]
 // Queue.shutdown(), new in 3.13.
-template <typename T>
-void Queue<T>::shutdown(bool immediate) const {
+template <typename T, template <typename> class Items>
+void Queue<T, Items>::shutdown(bool immediate) const {
   State& state = *state_;
   state.is_shutdown = true;
   if (immediate) {
     while (!state.items.empty()) {
-      state.items.pop_front();
+      (void)state.items.get();
       if (state.unfinished_tasks > 0) --state.unfinished_tasks;
     }
     if (state.unfinished_tasks == 0) state.finished.set();  // releases join()

@@ -9,12 +9,12 @@
 // completes one waiter future, which is what the task sleeps on.
 #pragma once
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <deque>
 #include <memory>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -43,10 +43,11 @@ namespace detail {
 // asyncio's set(fs): each future once, kept in the order given.
 template <typename T>
 std::vector<Future<T>> each_once(std::vector<Future<T>> fs) {
+  std::unordered_set<const void*> seen(fs.size());
   std::vector<Future<T>> unique;
   unique.reserve(fs.size());
   for (Future<T>& f : fs) {
-    if (std::find(unique.begin(), unique.end(), f) == unique.end()) unique.push_back(std::move(f));
+    if (seen.insert(&f.state()).second) unique.push_back(std::move(f));
   }
   return unique;
 }
