@@ -143,7 +143,8 @@ class Lock {
 template <typename Primitive>
 class [[nodiscard]] Guard {
  public:
-  Guard(Guard&& other) noexcept : held_(other.held_), holds_(std::exchange(other.holds_, false)) {}
+  Guard(Guard&& other) noexcept
+      : held_(std::move(other.held_)), holds_(std::exchange(other.holds_, false)) {}
   Guard& operator=(Guard&&) = delete;
   Guard(const Guard&) = delete;
   Guard& operator=(const Guard&) = delete;
