@@ -115,8 +115,6 @@ class FutureBase : public RefCounted, public PoolAllocated {
 
   /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...
   std::string repr() const;
-  /// Whether this future is a Task's (asyncio: isinstance(fut, Task)).
-  bool is_task() const noexcept { return is_task_; }
 
  protected:
   /// What Task.cancel() does first: an exception it finished with is not
