@@ -59,6 +59,8 @@ EventLoop& get_running_loop() {
   return *running_loop;
 }
 
+EventLoop* get_running_loop_or_null() noexcept { return running_loop; }
+
 // ---- scheduling -------------------------------------------------------
 
 // [call_soon]

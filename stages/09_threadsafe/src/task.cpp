@@ -1,9 +1,9 @@
 #include "looplab/task.hpp"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
-#include <variant>
 
 #include "looplab/plumbing/one_thread.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
@@ -353,18 +353,19 @@ void cancel_all_tasks(EventLoop& loop) {
   std::vector<Ref<FutureBase>> pending;  // held: a finished task may have no other owner
   for (TaskBase* task : all_tasks(loop)) pending.emplace_back(&task->as_future());
   if (pending.empty()) return;
-  std::vector<Future<std::monostate>> finished;
+  // asyncio waits with gather(*tasks): each task's done callback counts it,
+  // and the last one completes the wait. gather() here wants futures of one
+  // type, so this counts by hand, in the same turns.
+  Future<void> all_done = loop.create_future<void>();
+  auto left = std::make_shared<std::size_t>(pending.size());
   for (const Ref<FutureBase>& task : pending) {
     task->cancel();
-    // Each task's end, as a future of its own: gather() wants one type.
-    Future<std::monostate> done(loop);
-    task->add_done_callback_erased(Callback([done] {
-                                     if (!done.done()) done.set_result(std::monostate{});
+    task->add_done_callback_erased(Callback([all_done, left] {
+                                     if (--*left == 0 && !all_done.done()) all_done.set_result();
                                    }),
                                    0);
-    finished.push_back(done);
   }
-  loop.run_until_complete(gather(loop, std::move(finished)));
+  loop.run_until_complete(all_done);
   for (const Ref<FutureBase>& future : pending) {
     if (future->cancelled()) continue;
     if (std::exception_ptr error = future->exception()) {

@@ -5,13 +5,11 @@
 // cleanup runs: asyncio's _cancel_all_tasks), and the loop is closed.
 #pragma once
 
+#include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
-#include "looplab/gather.hpp"
-#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
@@ -20,23 +18,47 @@ namespace looplab {
 void cancel_all_tasks(EventLoop& loop);
 
 // [run]
+/// asyncio's loop.shutdown_asyncgens(). C++ has no async generators, so
+/// there is nothing to close; run() still runs it as a task, as asyncio's
+/// Runner.close() does, so that leftovers get the same turns as there.
+inline Coro<void> shutdown_asyncgens() { co_return; }
+
+/// asyncio.Runner.close(): let the leftovers finish, then close the loop,
+/// whatever happens. An error on the way (a leftover that raises SystemExit
+/// when cancelled) comes out, as in asyncio.
+inline void close_runner(EventLoop& loop) {
+  try {
+    cancel_all_tasks(loop);
+    loop.run_until_complete(shutdown_asyncgens());
+  } catch (...) {
+    loop.close();
+    throw;
+  }
+  loop.close();
+}
+
 /// asyncio.run(main()): the result of `main`, run on a new loop (on the
 /// given clock, or the real one), which is closed afterwards.
 template <typename T>
 T run(Coro<T> main, Clock& clock) {
+  if (get_running_loop_or_null() != nullptr) {
+    throw RuntimeError("asyncio.run() cannot be called from a running event loop");
+  }
   EventLoop loop(clock);
-  ScopeExit close([&loop] {
-    try {
-      cancel_all_tasks(loop);
-    } catch (...) {  // nothing more to do while leaving
+  try {
+    Task<T> task = create_task(loop, std::move(main));
+    if constexpr (std::is_void_v<T>) {
+      loop.run_until_complete(task);
+      close_runner(loop);
+    } else {
+      T result = loop.run_until_complete(task);
+      close_runner(loop);
+      return result;
     }
-    loop.close();
-  });
-  Task<T> task = create_task(loop, std::move(main));
-  if constexpr (std::is_void_v<T>) {
-    loop.run_until_complete(task);
-  } else {
-    return loop.run_until_complete(task);
+  } catch (...) {
+    // As a Python `with` block: an error of the cleanup replaces main's.
+    if (!loop.is_closed()) close_runner(loop);
+    throw;
   }
 }
 

@@ -381,4 +381,7 @@ class EventLoop {
 /// asyncio.get_running_loop(): the loop running in this thread; RuntimeError if none.
 EventLoop& get_running_loop();
 
+/// asyncio's events._get_running_loop(): the loop running in this thread, or nullptr.
+EventLoop* get_running_loop_or_null() noexcept;
+
 }  // namespace looplab
