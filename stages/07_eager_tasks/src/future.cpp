@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "looplab/event_loop.hpp"
 
@@ -39,23 +40,26 @@ class DoneCallbackHandle final : public HandleState {
 
 }  // namespace
 
-FutureBase::~FutureBase() {
-  // [never_retrieved]
-  if (state_ == State::kFinished && exception_ && !retrieved_) {
-    try {
-      loop_->call_exception_handler({.message = "Future exception was never retrieved",
-                                     .exception = exception_,
-                                     .future = this});
-    } catch (...) {
-      // A destructor must not throw: what escapes the handler (SystemExit,
-      // KeyboardInterrupt) is written out and dropped, as CPython drops an
-      // exception raised while a future is finalized ("Exception ignored in").
-      std::fprintf(stderr, "Exception ignored in the report of %s: %s\n", repr().c_str(),
-                   describe_exception(std::current_exception()).c_str());
-    }
+FutureBase::~FutureBase() { report_if_never_retrieved("Future"); }
+
+// [never_retrieved]
+void FutureBase::report_if_never_retrieved(const char* class_name) noexcept {
+  if (state_ != State::kFinished || !exception_ || retrieved_) return;
+  retrieved_ = true;  // reported once
+  try {
+    loop_->call_exception_handler(
+        {.message = std::string(class_name) + " exception was never retrieved",
+         .exception = exception_,
+         .future = this});
+  } catch (...) {
+    // A destructor must not throw: what escapes the handler (SystemExit,
+    // KeyboardInterrupt) is written out and dropped, as CPython drops an
+    // exception raised while a future is finalized ("Exception ignored in").
+    std::fprintf(stderr, "Exception ignored in the report of %s: %s\n", repr().c_str(),
+                 describe_exception(std::current_exception()).c_str());
   }
-  // [never_retrieved]
 }
+// [never_retrieved]
 
 // CPython's C Future says just this (its Python one names the state).
 void FutureBase::require_pending() const {

@@ -97,6 +97,10 @@ class FutureBase : public RefCounted, public PoolAllocated {
   /// Moves from pending to finished and schedules the callbacks.
   void finish();
   void require_pending() const;
+  /// Reports an exception nobody retrieved ("<class_name> exception was
+  /// never retrieved", CPython naming the future's class), once. A derived
+  /// future's destructor, which runs first, may report under its own name.
+  void report_if_never_retrieved(const char* class_name) noexcept;
 
  private:
   enum class State : std::uint8_t { kPending, kFinished, kCancelled };

@@ -145,6 +145,10 @@ class FutureBase : public RefCounted, public PoolAllocated {
     FutureBase::cancel(std::move(message));
     message_once_ = true;
   }
+  /// Reports an exception nobody retrieved ("<class_name> exception was
+  /// never retrieved", CPython naming the future's class), once. A derived
+  /// future's destructor, which runs first, may report under its own name.
+  void report_if_never_retrieved(const char* class_name) noexcept;
   bool is_task_ = false;  // set by TaskState: a flag, not a virtual call per set_result()
 
  private:
