@@ -1,4 +1,5 @@
-"""sock_connect to a port nobody listens on fails with ECONNREFUSED and leaves no writer behind.
+"""sock_connect to a port nobody listens on fails with ECONNREFUSED (a ConnectionRefusedError,
+as Python's OSError becomes for that errno) and leaves no writer behind.
 
 The twin runs asyncio's sock_connect() coroutine by hand: connect() either
 fails at once or is in progress, and then the future it waits on fails.
@@ -33,9 +34,8 @@ def main():
         except OSError:
             pass
         coro.send(None)  # sock_connect() raises what the future holds
-    except OSError as error:
-        # ConnectionRefusedError, a subclass of OSError (looplab has OSError only)
-        print(f"sock_connect raises OSError errno={errno.errorcode[error.errno]}")
+    except ConnectionRefusedError as error:
+        print(f"sock_connect raises {type(error).__name__} errno={errno.errorcode[error.errno]}")
     print(f"watched descriptors {watched(loop)}")
     client.close()
     loop.close()

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <memory>
 #include <typeinfo>
@@ -21,6 +22,22 @@ std::string type_name(const std::type_info& type) {
 }
 
 }  // namespace
+
+std::exception_ptr make_os_error(int error_number, const std::string& what) {
+  switch (error_number) {
+    case EPIPE:
+    case ESHUTDOWN:
+      return std::make_exception_ptr(BrokenPipeError(error_number, what));
+    case ECONNABORTED:
+      return std::make_exception_ptr(ConnectionAbortedError(error_number, what));
+    case ECONNREFUSED:
+      return std::make_exception_ptr(ConnectionRefusedError(error_number, what));
+    case ECONNRESET:
+      return std::make_exception_ptr(ConnectionResetError(error_number, what));
+    default:
+      return std::make_exception_ptr(OSError(error_number, what));
+  }
+}
 
 std::string describe_exception(const std::exception_ptr& error) {
   if (!error) return "no exception";

@@ -38,7 +38,7 @@ void check_non_blocking(bool debug, int fd) {
 
 template <typename T>
 void fail(const Future<T>& future, int error, const std::string& what) {
-  future.set_exception(std::make_exception_ptr(OSError(error, what)));
+  future.set_exception(make_os_error(error, what));  // ConnectionRefusedError...
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// sock_connect to a port nobody listens on fails with ECONNREFUSED and leaves no writer behind.
+// sock_connect to a port nobody listens on fails with ECONNREFUSED (a ConnectionRefusedError,
+// as Python's OSError becomes for that errno) and leaves no writer behind.
 // (Not under libkqueue: it reads the socket's error with getsockopt(SO_ERROR),
 // which on Linux clears it, so the connect looks made; `make check-kqueue`
 // leaves this scenario out, and SelectorTest.AnErrorWakesTheReaderAndTheWriter
@@ -31,13 +32,13 @@ LOOPLAB_SCENARIO(sock_connect_refused) {
       loop.sock_connect(client, reinterpret_cast<const sockaddr*>(&address), sizeof address);
   try {
     loop.run_until_complete(connected);
-  } catch (const looplab::OSError& error) {
-    trace("sock_connect raises OSError errno=" + errno_name(error.code().value()));
+  } catch (const looplab::ConnectionRefusedError& error) {
+    trace("sock_connect raises ConnectionRefusedError errno=" + errno_name(error.code().value()));
   }
   trace("watched descriptors " + std::to_string(watched(loop)));
   ::close(client);
   loop.close();
 }
 
-// expect: sock_connect raises OSError errno=ECONNREFUSED
+// expect: sock_connect raises ConnectionRefusedError errno=ECONNREFUSED
 // expect: watched descriptors 0

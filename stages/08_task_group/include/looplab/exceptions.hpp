@@ -36,6 +36,37 @@ class OSError : public std::system_error {
       : std::system_error(error_number, std::generic_category(), what) {}
 };
 
+/// Python's ConnectionError and its subclasses, which Python's OSError(errno,
+/// text) becomes for these errnos: a program may catch the one it expects.
+class ConnectionError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// EPIPE, ESHUTDOWN.
+class BrokenPipeError : public ConnectionError {
+ public:
+  using ConnectionError::ConnectionError;
+};
+/// ECONNABORTED.
+class ConnectionAbortedError : public ConnectionError {
+ public:
+  using ConnectionError::ConnectionError;
+};
+/// ECONNREFUSED.
+class ConnectionRefusedError : public ConnectionError {
+ public:
+  using ConnectionError::ConnectionError;
+};
+/// ECONNRESET.
+class ConnectionResetError : public ConnectionError {
+ public:
+  using ConnectionError::ConnectionError;
+};
+
+/// Python's OSError(errno, text): the subclass above for a connection's
+/// errno, else a plain OSError.
+std::exception_ptr make_os_error(int error_number, const std::string& what);
+
 /// Python's LookupError: ContextVar::get() on a variable with no value.
 class LookupError : public std::out_of_range {
  public:
