@@ -1,6 +1,7 @@
 // Exceptions escaping callbacks go to the exception handler; the loop goes on.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -105,6 +106,20 @@ TEST(ExceptionHandler, AnEmptyHandlerRestoresTheDefault) {
   testing::run_one_turn(loop);
   EXPECT_TRUE(contains(GetCapturedStderr(), "ValueError: boom"));
   EXPECT_EQ(custom_calls, 0);
+}
+
+TEST(ExceptionHandler, AHandlerMayReplaceItselfWhileItRuns) {
+  // A one-shot handler, as asyncio allows: what it captured must outlive the
+  // replacement (under ASan, a handler destroyed mid-call is a use after free).
+  EventLoop loop;
+  auto reports = std::make_shared<std::vector<std::string>>();
+  loop.set_exception_handler([&loop, reports](EventLoop&, const ExceptionContext& context) {
+    loop.set_exception_handler(nullptr);
+    reports->push_back(context.message);
+  });
+  loop.call_exception_handler({.message = "first"});
+  EXPECT_EQ(*reports, std::vector<std::string>{"first"});
+  EXPECT_FALSE(loop.get_exception_handler());
 }
 
 TEST(ExceptionHandler, CallExceptionHandlerWorksWithOnlyAMessage) {

@@ -192,6 +192,23 @@ TEST_F(DoneCallbacks, ACallbackAddedToADoneFutureRunsInTheContextOfTheAdder) {
   EXPECT_EQ(seen, "adder");
 }
 
+TEST_F(DoneCallbacks, AReportAboutAPlainFutureRunsTheHandlerInTheCurrentContext) {
+  // asyncio picks the future before the handle, and a plain future has no
+  // Context: the handle's is not used even when the report names one.
+  VirtualClock clock;
+  EventLoop loop(clock);
+  std::string seen;
+  loop.set_exception_handler([&](EventLoop&, const ExceptionContext&) { seen = request.get(); });
+  request.set("the handle's");
+  Handle handle = loop.call_soon([] {});
+  request.set("current");
+  Future<int> future = loop.create_future<int>();
+  loop.call_exception_handler({.message = "both", .handle = handle, .future = &future.state()});
+  EXPECT_EQ(seen, "current");
+  loop.call_exception_handler({.message = "the handle only", .handle = handle});
+  EXPECT_EQ(seen, "the handle's");
+}
+
 TEST_F(DoneCallbacks, RemovingAFunctionAddedTwiceRemovesBothAndReturnsTwo) {
   VirtualClock clock;
   EventLoop loop(clock);

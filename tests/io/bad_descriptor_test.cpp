@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "io/socket_pair.hpp"
@@ -45,6 +46,23 @@ TEST(BadDescriptor, AClosedDescriptorIsAnOSErrorAndNothingIsRegistered) {
   }
   EXPECT_EQ(testing::watched(loop), 0u);
   EXPECT_FALSE(loop.remove_reader(fd));
+}
+
+TEST(BadDescriptor, AHugeDescriptorNumberIsRefusedWithoutGrowingTheLoopsTable) {
+  // The loop's table, indexed by descriptor, grows only once the selector
+  // has taken the descriptor: INT_MAX is an error (EBADF, or select()'s
+  // range), not a table of two billion entries.
+  VirtualClock clock;
+  EventLoop loop(clock);
+  constexpr int kHuge = std::numeric_limits<int>::max();
+  EXPECT_THROW(loop.add_reader(kHuge, [] {}), std::exception);
+  EXPECT_THROW(loop.add_writer(kHuge, [] {}), std::exception);
+  EXPECT_EQ(testing::watched(loop), 0u);
+  EXPECT_FALSE(loop.remove_reader(kHuge));
+  bool ran = false;
+  loop.call_soon([&] { ran = true; });
+  testing::run_one_turn(loop);
+  EXPECT_TRUE(ran);
 }
 
 #if LOOPLAB_STAGE == 3

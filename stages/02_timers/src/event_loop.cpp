@@ -255,13 +255,15 @@ Context* EventLoop::context_of_failure(const ExceptionContext& context) {
 void EventLoop::call_exception_handler(const ExceptionContext& context) {
   // [call_exception_handler_body]
   if (exception_handler_) {
+    // A copy runs: the handler may replace itself (set_exception_handler()).
+    ExceptionHandler handler = exception_handler_;
     try {
       // asyncio 3.12+: in the Context of what failed, so that a handler that
       // reads a context variable (a request id) sees the failing request's.
       if (Context* failed_in = context_of_failure(context)) {
-        failed_in->run([&] { exception_handler_(*this, context); });
+        failed_in->run([&] { handler(*this, context); });
       } else {
-        exception_handler_(*this, context);
+        handler(*this, context);
       }
       return;
     } catch (const LoopExit&) {

@@ -205,9 +205,11 @@ void EventLoop::add_io_callback(int fd, unsigned event, Callback callback, Sourc
   Ref<HandleState> handle(new HandleState(std::move(callback), Context::copy_current(), where,
                                           HandleState::Runs::kRepeatedly));
   auto index = static_cast<std::size_t>(fd);
-  if (index >= io_handles_.size()) io_handles_.resize(index + 1);
-  IoHandles& io = io_handles_[index];
-  unsigned old_mask = (io.reader ? kEventRead : 0u) | (io.writer ? kEventWrite : 0u);
+  unsigned old_mask = 0;
+  if (index < io_handles_.size()) {
+    const IoHandles& io = io_handles_[index];
+    old_mask = (io.reader ? kEventRead : 0u) | (io.writer ? kEventWrite : 0u);
+  }
   if (old_mask == 0) {
     selector_->register_fd(fd, event);  // throws for a closed or unusable descriptor
   } else if ((old_mask & event) == 0) {
@@ -215,6 +217,10 @@ void EventLoop::add_io_callback(int fd, unsigned event, Callback callback, Sourc
   } else {
     selector_->renew(fd);  // a replaced callback: the number may belong to a new descriptor
   }
+  // Grown only once the selector took the descriptor: a huge bad number
+  // is an OSError, not a huge table.
+  if (index >= io_handles_.size()) io_handles_.resize(index + 1);
+  IoHandles& io = io_handles_[index];
   Ref<HandleState>& slot = event == kEventRead ? io.reader : io.writer;
   if (slot) slot->cancel();  // a replaced reader never runs again
   slot = std::move(handle);
@@ -666,12 +672,11 @@ void EventLoop::forget_timers() noexcept {
 // The Context a custom exception handler runs in (asyncio's
 // call_exception_handler, 3.12+): the task's, else the future's (a task
 // reported as the future it is, "Task exception was never retrieved"), else
-// the handle's. A plain future has no Context.
+// the handle's. A plain future has no Context: the handler then runs in the
+// current one, even if the report also names a handle.
 Context* EventLoop::context_of_failure(const ExceptionContext& context) {
-  for (FutureBase* about : {context.task, context.future}) {
-    if (about == nullptr) continue;
-    if (Context* own = about->get_context()) return own;
-  }
+  FutureBase* about = context.task != nullptr ? context.task : context.future;
+  if (about != nullptr) return about->get_context();
   return context.handle ? &context.handle.get_context() : nullptr;
 }
 // [context_of_failure]
@@ -680,13 +685,15 @@ Context* EventLoop::context_of_failure(const ExceptionContext& context) {
 void EventLoop::call_exception_handler(const ExceptionContext& context) {
   // [call_exception_handler_body]
   if (exception_handler_) {
+    // A copy runs: the handler may replace itself (set_exception_handler()).
+    ExceptionHandler handler = exception_handler_;
     try {
       // asyncio 3.12+: in the Context of what failed, so that a handler that
       // reads a context variable (a request id) sees the failing request's.
       if (Context* failed_in = context_of_failure(context)) {
-        failed_in->run([&] { exception_handler_(*this, context); });
+        failed_in->run([&] { handler(*this, context); });
       } else {
-        exception_handler_(*this, context);
+        handler(*this, context);
       }
       return;
     } catch (const LoopExit&) {

@@ -97,8 +97,8 @@ class EventLoop {
 
   // [call_later]
   /// loop.call_later(delay, callback): runs `callback` once `delay` has passed.
-  /// A zero or negative delay means "due now". A floating-point delay must be
-  /// finite: NaN and infinity are a ValueError.
+  /// A zero or negative delay means "due now"; one beyond 100 years
+  /// (infinity included) never comes. NaN is a ValueError (checked_delay()).
   template <typename Rep, typename Period, typename F>
   TimerHandle call_later(std::chrono::duration<Rep, Period> delay, F&& callback,
                          SourceLocation where = SourceLocation::current()) {
