@@ -87,6 +87,8 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
   void watch(const Future<T>& child);
   /// Holds one more child, and watches it.
   void add_child(Future<T> child) { watch(children_.emplace_back(std::move(child))); }
+  /// Holds one more child, to be watched later.
+  void hold_child(Future<T> child) { children_.push_back(std::move(child)); }
   const std::vector<Future<T>>& children() const noexcept { return children_; }
   void on_child_done(const Future<T>& done);
 
@@ -184,9 +186,11 @@ Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
 }
 
 /// The same for coroutines, each wrapped in a task (asyncio's ensure_future)
-/// and added before the next is wrapped, as asyncio's gather() does: under
-/// an eager task factory, each child's first step has run, and the child may
-/// be done, before the next child starts.
+/// as asyncio's gather() does: under an eager task factory, each child's
+/// first step has run, and the child may be done, before the next child
+/// starts. A child still pending is watched at once; one already done only
+/// once every child exists (asyncio's done_futs), so a child that fails
+/// eagerly does not fail the gather before the later children have started.
 template <bool kReturnExceptions, typename T>
 Future<GatherResult<T, kReturnExceptions>> gather_coros(EventLoop& loop,
                                                         std::vector<Coro<T>> coros) {
@@ -194,13 +198,20 @@ Future<GatherResult<T, kReturnExceptions>> gather_coros(EventLoop& loop,
   using State = GatheringState<T, kReturnExceptions>;
   Ref<State> outer(new State(loop, coros.size()));
   if (coros.empty()) outer->set_result(typename State::Result{});
+  std::vector<std::size_t> done_at_once;  // indexes of the children done when made
   for (Coro<T>& coro : coros) {
     Task<T> child = create_task(loop, std::move(coro));
     // Nobody else can hold it: closing the loop while it is pending is not
     // reported as "Task was destroyed but it is pending!" (asyncio's gather).
     child.base().do_not_log_destroy_pending();
-    outer->add_child(std::move(child));
+    if (child.done()) {
+      done_at_once.push_back(outer->children().size());
+      outer->hold_child(std::move(child));
+    } else {
+      outer->add_child(std::move(child));
+    }
   }
+  for (std::size_t index : done_at_once) outer->watch(outer->children()[index]);
   return Future<typename State::Result>(std::move(outer));
 }
 // [gather_impl]
