@@ -52,11 +52,8 @@ void Barrier::leave(State& state) {
 
 Coro<void> Barrier::reset_in(Ref<State> state) {
   LockGuard held = co_await state->condition.guard();
-  if (state->count > 0) {
-    if (state->phase != Phase::kResetting) state->phase = Phase::kResetting;
-  } else {
-    state->phase = Phase::kFilling;
-  }
+  // Waiters in the round leave broken, and the last one out refills it.
+  state->phase = state->count > 0 ? Phase::kResetting : Phase::kFilling;
   state->condition.notify_all();
 }
 

@@ -361,7 +361,7 @@ void cancel_all_tasks(EventLoop& loop) {
   for (const Ref<FutureBase>& task : pending) {
     task->cancel();
     task->add_done_callback_erased(Callback([all_done, left] {
-                                     if (--*left == 0 && !all_done.done()) all_done.set_result();
+                                     if (--*left == 0) all_done.set_result();
                                    }),
                                    0);
   }
