@@ -159,9 +159,23 @@ TEST(CallLater, AnExceptionInATimerGoesToTheHandlerWithTheTimersRepr) {
   loop.call_later(2s, [&] { loop.stop(); });
   loop.run_forever();
   EXPECT_EQ(message.rfind(
-                "Exception in callback <TimerHandle when=1.500 created at call_later_test.cpp:", 0),
+                "Exception in callback <TimerHandle when=1.5 created at call_later_test.cpp:", 0),
             0u)
       << message;
+}
+
+TEST(CallLater, ATimersReprPutsWhenAfterCancelledAsPythonPrintsAFloat) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  TimerHandle timer = loop.call_later(2s, [] {});
+  EXPECT_EQ(timer.repr().rfind("<TimerHandle when=2.0 created at call_later_test.cpp:", 0), 0u)
+      << timer.repr();
+  timer.cancel();
+  EXPECT_EQ(
+      timer.repr().rfind("<TimerHandle cancelled when=2.0 created at call_later_test.cpp:", 0), 0u)
+      << timer.repr();
+  EXPECT_EQ(loop.call_later(100'000s, [] {}).repr().rfind("<TimerHandle when=100000.0 ", 0), 0u);
+  EXPECT_EQ(loop.call_later(25us, [] {}).repr().rfind("<TimerHandle when=2.5e-05 ", 0), 0u);
 }
 
 TEST(CallLater, TheRealClockSleepsUntilTheDeadline) {
