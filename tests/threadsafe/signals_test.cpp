@@ -70,6 +70,43 @@ TEST(Signals, AHandlerReplacedOrRemovedStillRunsForTheDeliveriesAlreadyQueued) {
   EXPECT_EQ(ran, "first first second ") << "nor one it removes";
 }
 
+TEST(Signals, DifferentSignalsRunInTheOrderTheyCame) {
+  testing::TestLoop t;
+  std::string ran;
+  t.loop.add_signal_handler(SIGUSR1, [&] { ran += "USR1 "; });
+  t.loop.add_signal_handler(SIGUSR2, [&] { ran += "USR2 "; });
+  ::raise(SIGUSR2);
+  ::raise(SIGUSR1);
+  ::raise(SIGUSR2);
+  t.turns(2);
+  EXPECT_EQ(ran, "USR2 USR1 USR2 ") << "asyncio reads a byte per delivery, in order";
+}
+
+TEST(Signals, ADeliveryNotReadYetGoesToTheHandlerAddedAfterARemoval) {
+  testing::TestLoop t;
+  std::string ran;
+  t.loop.add_signal_handler(SIGUSR1, [&] { ran += "old "; });
+  ::raise(SIGUSR1);
+  EXPECT_TRUE(t.loop.remove_signal_handler(SIGUSR1));
+  t.loop.add_signal_handler(SIGUSR1, [&] { ran += "new "; });
+  t.turns(2);
+  EXPECT_EQ(ran, "new ");
+}
+
+TEST(Signals, ALoopDoesNotRunTheDeliveriesThatWokeAnotherLoop) {
+  std::string ran;
+  testing::TestLoop first;
+  first.loop.add_signal_handler(SIGUSR1, [&] { ran += "first "; });
+  ::raise(SIGUSR1);  // for the first loop's self-pipe, which nobody reads
+  testing::TestLoop second;
+  second.loop.add_signal_handler(SIGUSR1, [&] { ran += "second "; });
+  second.turns(2);
+  EXPECT_EQ(ran, "");
+  ::raise(SIGUSR1);
+  second.turns(2);
+  EXPECT_EQ(ran, "second ");
+}
+
 TEST(Signals, RemovingRestoresTheDefaultActionAndSaysWhetherThereWasAHandler) {
   testing::TestLoop t;
   t.loop.add_signal_handler(SIGUSR1, [] {});

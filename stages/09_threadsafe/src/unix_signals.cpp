@@ -1,10 +1,11 @@
 // unix_signals.cpp: asyncio's add_signal_handler() (unix_events.py).
 //
 // A signal interrupts whatever the thread was doing, so its C handler may do
-// almost nothing: here it counts the delivery and writes to the self-pipe
-// of the loop that asked for signals, exactly the two things CPython's own
-// handler does (signalmodule.c: trip_signal() and the set_wakeup_fd write).
-// The loop wakes up, its self-pipe reader sees the count, and queues the
+// almost nothing: here it notes which signal came and writes to the
+// self-pipe of the loop that asked for signals, the two things CPython's own
+// handler does (signalmodule.c: trip_signal() and the set_wakeup_fd write,
+// whose byte names the signal). The loop wakes up, its self-pipe reader
+// takes the signals in the order they came, and queues each one's
 // Python-level handler as a normal callback: it runs in a later turn, where
 // it may do anything a callback may.
 #include <signal.h>
@@ -22,18 +23,63 @@
 namespace looplab {
 namespace {
 
-// Process-wide, as signals are: the deliveries not yet handled, per signal
-// number, and the self-pipe to write to (-1: no loop wants signals).
-std::array<std::atomic<std::uint32_t>, NSIG> tripped{};
-std::atomic<int> wakeup_fd{-1};
+// [signal_queue]
+// Process-wide, as signals are: the deliveries not yet handled, in the order
+// they came (what CPython's wake-up pipe holds, a byte per delivery naming
+// the signal), and the self-pipe to write to (-1: no loop wants signals).
+// The C handler, on any thread, takes the next slot of the ring and writes
+// the signal's number in it; the loop's thread reads the slots in order,
+// and empties each one it reads. A slot taken but not written yet reads as
+// 0 (no signal has that number): the loop stops there, and the handler's
+// write to the self-pipe, which follows, wakes it again.
+class SignalQueue {
+ public:
+  // Async-signal-safe: lock-free atomics only. False if the ring is full
+  // (the delivery is lost, as a byte is when CPython's pipe is full).
+  bool push(int sig) noexcept {
+    std::uint32_t slot = end_.load(std::memory_order_relaxed);
+    do {
+      if (slot - begin_.load(std::memory_order_acquire) >= kSlots) return false;
+    } while (!end_.compare_exchange_weak(slot, slot + 1, std::memory_order_relaxed));
+    slots_[slot % kSlots].store(static_cast<std::uint8_t>(sig), std::memory_order_release);
+    return true;
+  }
+  // The loop's thread: the next signal that came, or 0 if there is none yet.
+  int pop() noexcept {
+    std::uint32_t slot = begin_.load(std::memory_order_relaxed);
+    if (slot == end_.load(std::memory_order_acquire)) return 0;
+    std::atomic<std::uint8_t>& cell = slots_[slot % kSlots];
+    int sig = cell.load(std::memory_order_acquire);
+    if (sig == 0) return 0;  // taken, not written yet
+    cell.store(0, std::memory_order_relaxed);
+    begin_.store(slot + 1, std::memory_order_release);  // the slot is free again
+    return sig;
+  }
+
+ private:
+  static constexpr std::uint32_t kSlots = 4096;  // divides 2^32: slot numbers wrap cleanly
+  std::array<std::atomic<std::uint8_t>, kSlots> slots_{};
+  std::atomic<std::uint32_t> begin_{0};  // the next slot to read
+  std::atomic<std::uint32_t> end_{0};    // the next slot to take
+};
 static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
+static_assert(std::atomic<std::uint8_t>::is_always_lock_free);
+static_assert(NSIG <= 256, "a signal number fits in a slot");
+
+SignalQueue delivered;
+std::atomic<int> wakeup_fd{-1};
 static_assert(std::atomic<int>::is_always_lock_free);
+// The loop whose self-pipe the queued deliveries woke: the last to add a
+// handler. Its deliveries die with it, as the bytes in a closed loop's pipe
+// do. Set on the main thread; read by every loop's reader.
+std::atomic<const EventLoop*> delivered_to{nullptr};
+// [signal_queue]
 
 // [c_signal_handler]
 extern "C" void on_signal(int sig) {
   // [on_signal_body]
   int saved_errno = errno;  // the interrupted code may be about to read it
-  tripped[static_cast<std::size_t>(sig)].fetch_add(1, std::memory_order_relaxed);
+  delivered.push(sig);
   int fd = wakeup_fd.load(std::memory_order_relaxed);
   if (fd >= 0) {
     std::uint64_t one = 1;  // an eventfd needs 8 bytes; a socket pair takes any
@@ -43,6 +89,12 @@ extern "C" void on_signal(int sig) {
   // [on_signal_body]
 }
 // [c_signal_handler]
+
+// Forgets the deliveries queued for a loop that no longer wants them.
+void drop_delivered() noexcept {
+  while (delivered.pop() != 0) {
+  }
+}
 
 // signal.valid_signals() on Linux: 1 to 64, but for the two glibc keeps
 // for its threads (32 and 33).
@@ -74,14 +126,13 @@ void EventLoop::add_signal_callback(int sig, Callback callback, SourceLocation w
     throw RuntimeError("set_wakeup_fd only works in main thread of the main interpreter");
   }
   wakeup_fd.store(threadsafe_->self_pipe().write_fd(), std::memory_order_relaxed);
+  if (delivered_to.exchange(this) != this) drop_delivered();  // another loop's, read by nobody
   Ref<HandleState> handle(new HandleState(std::move(callback), Context::copy_current(), where,
                                           HandleState::Runs::kRepeatedly));
   auto index = static_cast<std::size_t>(sig);
   if (signal_handlers_.size() <= index) signal_handlers_.resize(index + 1);
-  // Deliveries counted while the signal had no handler were for nobody
-  // (asyncio drops them as it reads them). A handler replaced is not
-  // cancelled: what is already queued of it still runs, as in asyncio.
-  if (!signal_handlers_[index]) tripped[index].store(0, std::memory_order_relaxed);
+  // A handler replaced is not cancelled: what is already queued of it still
+  // runs, as in asyncio. A delivery not read yet goes to the new one.
   signal_handlers_[index] = std::move(handle);
   if (int error = install(sig, on_signal); error != 0) {
     signal_handlers_[index].reset();
@@ -127,19 +178,24 @@ void EventLoop::remove_all_signal_handlers() noexcept {
     install(static_cast<int>(sig), SIG_DFL);
   }
   release_signal_wakeup_if_unused();
+  const EventLoop* me = this;
+  if (delivered_to.compare_exchange_strong(me, nullptr)) drop_delivered();  // its self-pipe closes
 }
 
 // [wake_up]
-// The self-pipe's reader (asyncio's _read_from_self and _process_self_data):
-// empty the pipe, then queue a handler for each signal delivered since.
+// The self-pipe's reader (asyncio's _read_from_self, _process_self_data and
+// _handle_signal): empty the pipe, then queue the handler of each signal
+// delivered since, in the order they came. A signal whose handler was
+// removed meanwhile has none to queue.
 void EventLoop::wake_up() {
   threadsafe_->drain();
   // [wake_up_body]
-  for (std::size_t sig = 0; sig < signal_handlers_.size(); ++sig) {
-    Ref<HandleState>& handler = signal_handlers_[sig];
-    if (!handler) continue;
-    std::uint32_t deliveries = tripped[sig].exchange(0, std::memory_order_relaxed);
-    for (std::uint32_t i = 0; i < deliveries; ++i) ready_.push_back(handler);
+  if (delivered_to.load(std::memory_order_relaxed) != this) return;  // no signal comes here
+  for (int sig = delivered.pop(); sig != 0; sig = delivered.pop()) {
+    auto index = static_cast<std::size_t>(sig);
+    if (index < signal_handlers_.size() && signal_handlers_[index]) {
+      ready_.push_back(signal_handlers_[index]);
+    }
   }
   // [wake_up_body]
 }
