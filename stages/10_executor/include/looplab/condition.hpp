@@ -22,6 +22,11 @@
 //
 // A handle, as Lock is: copies share one condition. Condition() makes its
 // own Lock; Condition(lock) shares one.
+//
+// What differs from asyncio: a task destroyed while it waits (its loop
+// closed) leaves the queue and does not take the lock again, since a frame
+// being destroyed cannot await. asyncio's `finally:` takes it back when the
+// task is garbage-collected, if it is free then.
 #pragma once
 
 #include <cstddef>
