@@ -115,6 +115,8 @@ def cpp_context_warnings(raw_dir: Path) -> list[str]:
     """Warnings Google Benchmark itself would print: debug library, CPU scaling."""
     warnings = []
     for path in sorted(raw_dir.glob("looplab_s*.json")):
+        if "--" in path.name:
+            continue  # one family's run: its context is in the merged file as well
         try:
             context = json.loads(path.read_text()).get("context", {})
         except (OSError, ValueError):

@@ -64,6 +64,9 @@ class Results:
     # ("threadsafe_flood/eventfd/once_per_drain"), next to its own row.
     variants: dict[str, dict[str, dict[str, dict[str, Any]]]] = field(default_factory=dict)
     succeeded: set = field(default_factory=set)  # titles of the jobs that ran
+    # {(program, backend): [(benchmark, why not)]}: the backends a program
+    # could not measure here (io_uring in a container), each noted once.
+    unavailable: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 

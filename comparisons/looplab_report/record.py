@@ -87,7 +87,7 @@ def record_benchmarks(job: Job, outcome: Outcome, results: Results) -> list[str]
             unavailable.setdefault(backend_of(key), []).append((key, message))
         else:
             problems.append(f"{key}: {message}")
-    results.warnings += unavailable_notes(job.title, unavailable)
+    note_unavailable(program_title(job), unavailable, results)
     return problems
 
 
@@ -108,15 +108,33 @@ def record_variants(impl: Implementation, workload: str, outcome: Outcome, resul
         results.variants.setdefault(workload, {}).setdefault(impl.id, {})[key[len(prefix):]] = entry
 
 
-def unavailable_notes(title: str, unavailable: dict[str, list[tuple[str, str]]]) -> list[str]:
-    """One note per backend that cannot run here (io_uring in a container, say):
-    a note, not a failure."""
-    notes = []
+def program_title(job: Job) -> str:
+    """The program a job ran: "c++ bench_s10" for the job of one of its
+    families, "c++ bench_s10 async_tree_none"."""
+    words = job.title.split(" ")
+    return " ".join(words[:2]) if words[0] == "c++" else job.title
+
+
+def unavailable_note(program: str, backend: str, errors: list[tuple[str, str]]) -> str:
+    (key, message), more = sorted(errors)[0], len(errors) - 1
+    others = f" and {more} more {backend} benchmark{'s' if more > 1 else ''}" if more else ""
+    return f"{program}: {backend} was not measured ({key}{others}): {message}"
+
+
+def note_unavailable(program: str, unavailable: dict[str, list[tuple[str, str]]],
+                     results: Results) -> None:
+    """One note per program and backend that cannot run here (io_uring in a
+    container, say): a note, not a failure. A program that runs once per
+    benchmark family updates its note instead of adding one per family."""
     for backend, errors in unavailable.items():
-        (key, message), more = sorted(errors)[0], len(errors) - 1
-        others = f" and {more} more {backend} benchmark{'s' if more > 1 else ''}" if more else ""
-        notes.append(f"{title}: {backend} was not measured ({key}{others}): {message}")
-    return notes
+        known = results.unavailable.setdefault((program, backend), [])
+        old = unavailable_note(program, backend, known) if known else None
+        known.extend(errors)
+        new = unavailable_note(program, backend, known)
+        if old in results.warnings:
+            results.warnings[results.warnings.index(old)] = new
+        else:
+            results.warnings.append(new)
 
 
 def record_tcp_echo(job: Job, outcome: Outcome, results: Results) -> list[str]:

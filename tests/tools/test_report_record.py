@@ -61,6 +61,37 @@ class Plan(unittest.TestCase):
         self.assertEqual(jobs[6].raw, Path("/raw/cpython_asyncio_epoll--reader_pingpong.json"))
         self.assertIn(ASYNCIO_EPOLL_ID, results.impls)
 
+    def test_each_benchmark_family_runs_in_a_process_of_its_own(self):
+        asked = []
+
+        def families(binary, name_filter):
+            asked.append((binary.name, name_filter))
+            return ["call_soon_batch", "fd_scaling"] if binary.name == "bench_s04" else None
+
+        results = Results()
+        jobs = plan.plan_cpp_jobs([(3, Path("bench_s03")), (4, Path("bench_s04"))], Path("/raw"),
+                                  False, 3, results, {4: "^(fd_scaling)(/|$)"}, families)
+        self.assertEqual(asked, [("bench_s03", None), ("bench_s04", "^(fd_scaling)(/|$)")])
+        # A binary that cannot list its benchmarks runs them all at once.
+        self.assertEqual([job.title for job in jobs], [
+            "c++ bench_s03", "c++ bench_s04 call_soon_batch", "c++ bench_s04 fd_scaling"])
+        self.assertEqual(jobs[0].raw, Path("/raw/looplab_s03.json"))
+        self.assertEqual(jobs[2].raw, Path("/raw/looplab_s04--fd_scaling.json"))
+        self.assertIn("--benchmark_filter=^fd_scaling(/|$)", jobs[2].command)
+        self.assertIn("--benchmark_out=/raw/looplab_s04--fd_scaling.json", jobs[2].command)
+        self.assertIn("--benchmark_repetitions=3", jobs[1].command)
+
+    def test_a_program_lists_its_benchmark_families(self):
+        with tempfile.TemporaryDirectory() as directory:
+            lister = Path(directory) / "bench_s01"
+            lister.write_text("#!/bin/sh\nprintf 'fd_scaling/epoll/1\\nfd_scaling/select/1\\n"
+                              "timers\\ncall_soon_chain/epoll\\n'\n")
+            lister.chmod(0o755)
+            self.assertEqual(plan.list_families(lister),
+                             ["fd_scaling", "timers", "call_soon_chain"])
+            lister.write_text("#!/bin/sh\nexit 1\n")
+            self.assertIsNone(plan.list_families(lister))
+
     def test_native_programs_of_one_implementation_share_its_row(self):
         with tempfile.TemporaryDirectory() as directory:
             build = build_dir(directory, ["epoll_pingpong", "libuv_pingpong", "libuv_threadsafe",
@@ -198,6 +229,18 @@ class RecordBenchmarks(unittest.TestCase):
         self.assertEqual(len(self.results.warnings), 1)
         self.assertIn("io_uring was not measured (fd_scaling/io_uring/1 and 1 more io_uring benchmark)",
                       self.results.warnings[0])
+
+    def test_a_backend_missing_from_several_families_is_one_note(self):
+        outcome = Outcome({}, {}, {"fd_scaling/io_uring/1": "io_uring_setup failed"}, {})
+        record.record_benchmarks(job_for(self.stage, "c++ bench_s04 fd_scaling"), outcome,
+                                 self.results)
+        outcome = Outcome({"reader_pingpong/epoll": {"real_time": 4000.0}}, {},
+                          {"reader_pingpong/io_uring": "io_uring_setup failed"}, {})
+        record.record_benchmarks(job_for(self.stage, "c++ bench_s04 reader_pingpong"), outcome,
+                                 self.results)
+        self.assertEqual(self.results.warnings, [
+            "c++ bench_s04: io_uring was not measured (fd_scaling/io_uring/1 and 1 more io_uring "
+            "benchmark): io_uring_setup failed"])
 
     def test_cpu_time_goes_with_the_rows(self):
         outcome = Outcome({"tree": {"real_time": 3000.0, "cpu_time": 1000.0},
