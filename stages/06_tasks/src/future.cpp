@@ -10,31 +10,17 @@ namespace looplab {
 namespace {
 
 // [done_callback_handle]
-// The handle that runs one done callback. Once queued it holds the future,
-// so that the future lives until every callback has run, however soon its
-// owner lets go. Not before: a pending future holds its handles, and handles
-// holding it back would keep it alive for ever.
+// The handle that runs one done callback, made as the future completes (as
+// asyncio's call_soon() makes it then). It holds the future, so that the
+// future lives until every callback has run, however soon its owner lets go.
 class DoneCallbackHandle final : public HandleState {
  public:
-  DoneCallbackHandle(Callback callback, Context context)
-      : HandleState(std::move(callback), std::move(context), SourceLocation::current()) {}
-  DoneCallbackHandle(const DoneCallbackHandle&) = delete;
-  DoneCallbackHandle& operator=(const DoneCallbackHandle&) = delete;
-  ~DoneCallbackHandle() override {
-    if (future_ != nullptr && future_->drop_ref()) delete future_;
-  }
-
-  /// Takes a reference to the future, once, as the handle is queued. A plain
-  /// store, not a Ref's assignment: that would first read the old pointer,
-  /// and this handle was made when the callback was added, often so long
-  /// ago that the read waits for memory. A store does not wait.
-  void hold(FutureBase& future) {
-    future.add_ref();
-    future_ = &future;
-  }
+  DoneCallbackHandle(Callback callback, Context context, FutureBase& future)
+      : HandleState(std::move(callback), std::move(context), SourceLocation::current()),
+        future_(&future) {}
 
  private:
-  FutureBase* future_ = nullptr;  // a counted reference, from hold() on
+  Ref<FutureBase> future_;
 };
 // [done_callback_handle]
 
@@ -107,8 +93,8 @@ void FutureBase::schedule_callbacks() {
 
 void FutureBase::schedule(DoneCallback& entry) {
   // [schedule_body]
-  static_cast<DoneCallbackHandle&>(*entry.handle).hold(*this);
-  loop_->schedule_handle(std::move(entry.handle));
+  loop_->schedule_handle(Ref<HandleState>(
+      new DoneCallbackHandle(std::move(entry.callback), std::move(entry.context), *this)));
   // [schedule_body]
 }
 // [future_finish]
@@ -133,10 +119,8 @@ std::exception_ptr FutureBase::exception() {
 DoneCallbackId FutureBase::add_done_callback_erased(Callback callback, DoneCallbackId id,
                                                     const Context* context) {
   // [add_done_callback_body]
-  DoneCallback entry{
-      Ref<HandleState>(new DoneCallbackHandle(
-          std::move(callback), context != nullptr ? *context : Context::copy_current())),
-      id};
+  DoneCallback entry{std::move(callback), context != nullptr ? *context : Context::copy_current(),
+                     id};
   if (done()) {
     schedule(entry);  // already done: still not inline
   } else if (!callback0_ && callbacks_.empty()) {
