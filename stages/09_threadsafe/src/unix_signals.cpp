@@ -34,15 +34,14 @@ namespace {
 // write to the self-pipe, which follows, wakes it again.
 class SignalQueue {
  public:
-  // Async-signal-safe: lock-free atomics only. False if the ring is full
-  // (the delivery is lost, as a byte is when CPython's pipe is full).
-  bool push(int sig) noexcept {
+  // Async-signal-safe: lock-free atomics only. If the ring is full, the
+  // delivery is lost, as a byte is when CPython's pipe is full.
+  void push(int sig) noexcept {
     std::uint32_t slot = end_.load(std::memory_order_relaxed);
     do {
-      if (slot - begin_.load(std::memory_order_acquire) >= kSlots) return false;
+      if (slot - begin_.load(std::memory_order_acquire) >= kSlots) return;
     } while (!end_.compare_exchange_weak(slot, slot + 1, std::memory_order_relaxed));
     slots_[slot % kSlots].store(static_cast<std::uint8_t>(sig), std::memory_order_release);
-    return true;
   }
   // The loop's thread: the next signal that came, or 0 if there is none yet.
   int pop() noexcept {
