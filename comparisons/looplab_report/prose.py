@@ -12,7 +12,7 @@ TITLE = "looplab benchmark report"
 HOW_TO_READ = [
     "Each workload below was run by a looplab stage's Google Benchmark binary and by "
     "a Python twin of the same name, which does the same work with asyncio "
-    "(and with uvloop where it can be imported).",
+    "(and with uvloop where it can be imported); each in a process of its own.",
     "ns/op is wall-clock time per operation, the median over the repetitions. "
     "What one operation is, is defined per workload.",
     "The ratio column divides the time of the implementation it is compared with by "
