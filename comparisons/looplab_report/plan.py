@@ -3,7 +3,6 @@ programs, then each twin under each Python loop (the tcp_echo runs are
 echo_plan's)."""
 from __future__ import annotations
 
-import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Callable, Optional, Sequence
 
 from looplab_report import policy
 from looplab_report.model import ASYNCIO_EPOLL_ID, Implementation, Results, Workload, stage_implementation
+from looplab_report.partial import benchmark_filter
 
 CPP_TIMEOUT_S = 900
 NATIVE_TIMEOUT_S = 300
@@ -56,12 +56,6 @@ def list_families(binary: Path, name_filter: Optional[str] = None) -> Optional[l
     return list(families) or None
 
 
-def family_filter(family: str) -> str:
-    """--benchmark_filter for one family and its variants only (not
-    threadsafe_pingpong_pinned for threadsafe_pingpong)."""
-    return f"^{re.escape(family)}(/|$)"
-
-
 def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
                   repetitions: int, results: Results,
                   filters: Optional[dict[int, str]] = None,
@@ -103,7 +97,7 @@ def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
             raw = raw_dir / f"{impl.id}--{family}.json"
             jobs.append(Job(impl, f"c++ {binary.name} {family}",
                             command + [f"--benchmark_out={raw}",
-                                       f"--benchmark_filter={family_filter(family)}"],
+                                       f"--benchmark_filter={benchmark_filter({family})}"],
                             raw, CPP_TIMEOUT_S))
     return jobs
 

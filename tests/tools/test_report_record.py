@@ -77,7 +77,7 @@ class Plan(unittest.TestCase):
             "c++ bench_s03", "c++ bench_s04 call_soon_batch", "c++ bench_s04 fd_scaling"])
         self.assertEqual(jobs[0].raw, Path("/raw/looplab_s03.json"))
         self.assertEqual(jobs[2].raw, Path("/raw/looplab_s04--fd_scaling.json"))
-        self.assertIn("--benchmark_filter=^fd_scaling(/|$)", jobs[2].command)
+        self.assertIn("--benchmark_filter=^(fd_scaling)(/|$)", jobs[2].command)
         self.assertIn("--benchmark_out=/raw/looplab_s04--fd_scaling.json", jobs[2].command)
         self.assertIn("--benchmark_repetitions=3", jobs[1].command)
 
