@@ -148,8 +148,11 @@ class Queue {
   /// CancelledError here, and the item is not put.
   Coro<void> put(T item) const { return put_of(*this, std::move(item)); }
   /// Puts the item and wakes the first getter waiting. QueueShutDown if the
-  /// queue is shut down, else QueueFull if it is full; either way nothing changes.
-  void put_nowait(T item) const;
+  /// queue is shut down, else QueueFull if it is full; either way nothing
+  /// changes, and an item passed with std::move() is still the caller's (as
+  /// the Python object is). So the item is moved in only once it is taken.
+  void put_nowait(T&& item) const;
+  void put_nowait(const T& item) const { put_nowait(T(item)); }
   /// `T item = co_await queue.get()`: the next item (the oldest, in a
   /// Queue), at once (no turn) if
   /// there is one; otherwise waits for a put. Raises QueueShutDown if the
@@ -225,7 +228,7 @@ Coro<void> Queue<T, Items>::put_of(Queue self, T item) {
 }
 
 template <typename T, template <typename> class Items>
-void Queue<T, Items>::put_nowait(T item) const {
+void Queue<T, Items>::put_nowait(T&& item) const {
   State& state = *state_;
   if (state.is_shutdown) throw QueueShutDown();
   if (full()) throw QueueFull();
