@@ -6,7 +6,7 @@
 What runs, one program at a time (so runs never compete for the cores):
 
 1. every C++ benchmark binary ``<build-dir>/bin/bench_sNN`` (one per stage),
-   with Google Benchmark's own repetitions;
+   each benchmark family in a process of its own;
 2. the native C programs of ``comparisons/native/``, if built:
    ``<build-dir>/bin/epoll_pingpong`` (the raw epoll floor) and
    ``<build-dir>/bin/libuv_pingpong`` (libuv), kind "native";
@@ -30,6 +30,14 @@ What runs, one program at a time (so runs never compete for the cores):
    ``tcp_echo_1`` and ``_10`` figures, the same runs, are repeated there).
    Which servers, from which stage, on which backends: [echo] and
    [coro_echo] in ``targets.toml``.
+
+With more than one repetition (the full mode's 5), the programs of 1 to 3
+run interleaved: one repetition each, in a process of its own, round after
+round, every program once a round; a program's figure is the median of its
+rounds. A burst of noise on the machine then touches one repetition of
+several programs instead of every repetition of one. ``--no-interleave``
+runs each program once, with all its repetitions. tcp_echo.py repeats its
+runs itself.
 
 What is missing (a binary not built, no uvloop) is skipped with a note in the
 report.  A C++ benchmark ``workload/<backend>`` (backend select, poll, epoll,
@@ -62,7 +70,8 @@ What it writes into ``--out``:
   per-workload ``notes`` (the benchmark's ``state.SetLabel`` text, e.g. what a
   stage skips that asyncio does) and, for Python loops, the twins' ``gc``
   setting,
-* ``raw/``: every JSON file the benchmark programs wrote,
+* ``raw/``: every JSON file the benchmark programs wrote (interleaved: each
+  program's rounds merged; each round's own file in ``raw/rounds/``),
 * ``charts/``: SVG charts (if matplotlib can be imported).
 
 In report.md and index.html a benchmark's label is shown in a "note" column
@@ -105,6 +114,9 @@ def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
                              "(make reference-report merges it into the book's reference)")
     parser.add_argument("--repetitions", type=int, default=None,
                         help=f"repetitions per benchmark (default {FULL_REPETITIONS}; 1 with --quick)")
+    parser.add_argument("--no-interleave", dest="interleave", action="store_false",
+                        help="run each program's repetitions in one process, one program after "
+                             "the other, instead of one repetition of every program per round")
     args = parser.parse_args(argv)
     if args.repetitions is None:
         args.repetitions = 1 if args.quick else FULL_REPETITIONS
@@ -151,11 +163,18 @@ def measure(args: argparse.Namespace, newest, uvloop_host, raw_dir: Path,
     if args.stages:
         cpp, filters, twins, native, groups = partial.select(args.stages, cpp, twins, native)
         tcp_echo = bool(groups & {"pollers", "tasks"})  # the chapters that show the echo servers
-    jobs = plan.plan_jobs(cpp, twins, python_impls, raw_dir,
-                          args.quick, args.repetitions, results, native, filters)
+    # Interleaved: each program runs once per round, one repetition a run.
+    rounds = args.repetitions if args.interleave else 1
+    per_run = 1 if rounds > 1 else args.repetitions
+    jobs = plan.plan_jobs(cpp, twins, python_impls, raw_dir, args.quick,
+                          per_run, results, native, filters)
     tcp_jobs = (echo_plan.plan_tcp_echo(args.build_dir, python_impls, raw_dir,
                                         args.quick, args.repetitions, results) if tcp_echo else [])
-    run.run_all(jobs + tcp_jobs, results)
+    if rounds > 1:
+        run.run_interleaved(jobs, results, rounds)
+        run.run_all(tcp_jobs, results)
+    else:
+        run.run_all(jobs + tcp_jobs, results)
     record.add_twin_rows_to_coro_tables(results)
     record.sort_implementations(results)
     run.merge_raw_per_implementation(raw_dir, results)
@@ -163,7 +182,8 @@ def measure(args: argparse.Namespace, newest, uvloop_host, raw_dir: Path,
     pgo_warning = header.unoptimized_build_warning(newest)
     if pgo_warning:
         results.warnings.append(pgo_warning)
-    rows = header.environment(args.build_dir, args.quick, args.repetitions, python_impls)
+    rows = header.environment(args.build_dir, args.quick, args.repetitions, python_impls,
+                              interleaved=rounds > 1)
     rows.append(("Python gc", header.python_gc_text(results)))
     if args.stages:
         rows.append(("stages", ", ".join(f"{stage:02d}" for stage in args.stages)))

@@ -40,7 +40,8 @@ def interpreter_rows(python_impls: list[Implementation]) -> list[tuple[str, str]
 
 
 def environment(build_dir: Path, quick: bool, repetitions: int,
-                python_impls: list[Implementation]) -> list[tuple[str, str]]:
+                python_impls: list[Implementation],
+                interleaved: bool = False) -> list[tuple[str, str]]:
     """The header of the report: (label, value) rows."""
     cache = machine.read_cmake_cache(build_dir)
     rows = [
@@ -53,7 +54,9 @@ def environment(build_dir: Path, quick: bool, repetitions: int,
     ]
     rows += interpreter_rows(python_impls)
     mode = "quick (smoke test: small batches, 1 repetition)" if quick else "full"
-    rows.append(("mode", f"{mode}; {repetitions} repetition(s), median reported"))
+    how = (" (interleaved: every program once per round, one repetition a process)"
+           if interleaved else "")
+    rows.append(("mode", f"{mode}; {repetitions} repetition(s){how}, median reported"))
     return rows
 
 

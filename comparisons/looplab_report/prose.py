@@ -14,7 +14,10 @@ HOW_TO_READ = [
     "a Python twin of the same name, which does the same work with asyncio "
     "(and with uvloop where it can be imported); each in a process of its own.",
     "ns/op is wall-clock time per operation, the median over the repetitions. "
-    "What one operation is, is defined per workload.",
+    "What one operation is, is defined per workload. With more than one repetition, "
+    "the programs ran interleaved, one repetition a process, every program once a "
+    "round: a burst of noise on the machine touches one repetition of several "
+    "programs, not every repetition of one.",
     "The ratio column divides the time of the implementation it is compared with by "
     "this row's time: \"62.3× faster\" means this row needs 1/62.3 of the time. "
     "looplab stages are set against asyncio on the newest CPython; uvloop only "

@@ -1,6 +1,7 @@
 """Running the planned jobs one at a time, with a progress line each on stderr."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -66,6 +67,18 @@ def note_context(job: Job, outcome: Outcome, results: Results) -> None:
             str(outcome.context.get("gc", "unknown")))
 
 
+def record_outcome(job: Job, outcome: Outcome, results: Results) -> bool:
+    """Put what a job measured into `results`; False if it missed something it should have."""
+    results.succeeded.add(job.title)
+    recorder = record.record_tcp_echo if job.role == "tcp_echo" else record.record_benchmarks
+    problems = recorder(job, outcome, results)
+    if problems:
+        results.failures.append(f"{job.title}: " + "; ".join(problems)
+                                + f"\n  command: {job.command_text()}")
+    note_context(job, outcome, results)
+    return not problems
+
+
 def run_all(jobs: list[Job], results: Results,
             run: Optional[Callable[[Job], Outcome]] = None) -> None:
     """Run every job (with `run`, default run_job), printing one progress line each to stderr."""
@@ -83,15 +96,69 @@ def run_all(jobs: list[Job], results: Results,
             print("FAILED", file=sys.stderr)
             results.failures.append(f"{job.title}: {error}\n  command: {job.command_text()}")
             continue
-        results.succeeded.add(job.title)
-        recorder = record.record_tcp_echo if job.role == "tcp_echo" else record.record_benchmarks
-        problems = recorder(job, outcome, results)
-        if problems:
-            results.failures.append(f"{job.title}: " + "; ".join(problems)
-                                    + f"\n  command: {job.command_text()}")
-        note_context(job, outcome, results)
-        print(progress_text(job, outcome) + (" (with errors)" if problems else ""),
-              file=sys.stderr)
+        clean = record_outcome(job, outcome, results)
+        print(progress_text(job, outcome) + ("" if clean else " (with errors)"), file=sys.stderr)
+
+
+def round_job(job: Job, round_number: int) -> Job:
+    """The job's run in one round: the same command, writing
+    raw/rounds/<name>--round<N>.json instead of raw/<name>.json."""
+    raw = job.raw.parent / "rounds" / f"{job.raw.stem}--round{round_number}{job.raw.suffix}"
+    command = [part.replace(str(job.raw), str(raw)) for part in job.command]
+    return dataclasses.replace(job, command=command, raw=raw)
+
+
+def merge_rounds(job: Job, rounds: list[Job]) -> None:
+    """Write job.raw from the rounds' files: every round's runs, as one
+    document with a repetition per round (its median is then theirs)."""
+    documents = [json.loads(each.raw.read_text()) for each in rounds]
+    entries = [{**entry, "repetition_index": index, "repetitions": len(documents)}
+               for index, document in enumerate(documents)
+               for entry in document.get("benchmarks", [])
+               if entry.get("run_type") != "aggregate"]
+    job.raw.write_text(json.dumps({"context": documents[0].get("context", {}),
+                                   "benchmarks": entries}, indent=2) + "\n")
+
+
+def run_interleaved(jobs: list[Job], results: Results, rounds: int,
+                    run: Optional[Callable[[Job], Outcome]] = None) -> None:
+    """Run every job `rounds` times, one repetition each time, round after
+    round (every job once, then every job again), and record each job's
+    median over its rounds. A burst of noise on the machine then costs one
+    repetition of several programs, not every repetition of one, and a
+    program and its twins are measured as close together in time as the
+    jobs between them allow. A job that fails in a round is not run again."""
+    run = run or run_job
+    done: dict[int, list[Job]] = {index: [] for index in range(len(jobs))}
+    failed: set[int] = set()
+    for round_number in range(1, rounds + 1):
+        for index, job in enumerate(jobs):
+            if index in failed:
+                continue
+            this_round = round_job(job, round_number)
+            this_round.raw.parent.mkdir(parents=True, exist_ok=True)
+            print(f"[round {round_number}/{rounds}, {index + 1}/{len(jobs)}] {job.title} ... ",
+                  end="", file=sys.stderr, flush=True)
+            try:
+                outcome = run(this_round)
+            except RuntimeError as error:
+                print("FAILED", file=sys.stderr)
+                results.failures.append(f"{job.title} (round {round_number}): {error}"
+                                        f"\n  command: {this_round.command_text()}")
+                failed.add(index)
+                continue
+            done[index].append(this_round)
+            print(progress_text(job, outcome), file=sys.stderr)
+    for index, job in enumerate(jobs):
+        if index in failed:
+            continue
+        try:
+            merge_rounds(job, done[index])
+            outcome = read_outcome(job)
+        except (OSError, ValueError, RuntimeError) as error:
+            results.failures.append(f"{job.title}: {error}\n  command: {job.command_text()}")
+            continue
+        record_outcome(job, outcome, results)
 
 
 def merge_raw_per_implementation(raw_dir: Path, results: Results) -> None:
