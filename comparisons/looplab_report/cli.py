@@ -171,8 +171,7 @@ def measure(args: argparse.Namespace, newest, uvloop_host, raw_dir: Path,
     tcp_jobs = (echo_plan.plan_tcp_echo(args.build_dir, python_impls, raw_dir,
                                         args.quick, args.repetitions, results) if tcp_echo else [])
     if rounds > 1:
-        run.run_interleaved(jobs, results, rounds)
-        run.run_all(tcp_jobs, results)
+        run.run_interleaved(jobs + tcp_jobs, results, rounds)
     else:
         run.run_all(jobs + tcp_jobs, results)
     record.add_twin_rows_to_coro_tables(results)

@@ -127,8 +127,12 @@ def run_interleaved(jobs: list[Job], results: Results, rounds: int,
     median over its rounds. A burst of noise on the machine then costs one
     repetition of several programs, not every repetition of one, and a
     program and its twins are measured as close together in time as the
-    jobs between them allow. A job that fails in a round is not run again."""
+    jobs between them allow. A job that fails in a round is not run again.
+    Jobs that repeat themselves (tcp_echo) or wait for others' results (a
+    skip) run afterwards, once each, as run_all runs them."""
     run = run or run_job
+    afterwards = [job for job in jobs if job.role != "benchmark" or job.skip is not None]
+    jobs = [job for job in jobs if job.role == "benchmark" and job.skip is None]
     done: dict[int, list[Job]] = {index: [] for index in range(len(jobs))}
     failed: set[int] = set()
     for round_number in range(1, rounds + 1):
@@ -159,6 +163,7 @@ def run_interleaved(jobs: list[Job], results: Results, rounds: int,
             results.failures.append(f"{job.title}: {error}\n  command: {job.command_text()}")
             continue
         record_outcome(job, outcome, results)
+    run_all(afterwards, results, run)
 
 
 def merge_raw_per_implementation(raw_dir: Path, results: Results) -> None:

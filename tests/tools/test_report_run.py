@@ -97,6 +97,16 @@ class Interleaved(unittest.TestCase):
         self.assertNotIn(ASYNCIO.id, results.ns_per_op["fanout_cached"])
         self.assertEqual(results.ns_per_op["fanout_cached"][LOOPLAB.id], 60.5)
 
+    def test_jobs_that_repeat_themselves_run_once_afterwards(self):
+        with tempfile.TemporaryDirectory() as directory:
+            echo = Job(ASYNCIO, "tcp_echo", ["tcp_echo.py"], Path(directory) / "echo.json", 10,
+                       role="tcp_echo", skip=lambda results: "no server here")
+            jobs = [echo, job(directory, LOOPLAB, "c++")]
+            programs = FakePrograms({"c++": [60, 61]})
+            results = self.run_rounds(directory, programs, 2, jobs)
+        self.assertEqual(programs.order, ["c++", "c++"])
+        self.assertEqual(results.warnings, ["tcp_echo: skipped: no server here."])
+
 
 if __name__ == "__main__":
     unittest.main()
