@@ -150,7 +150,7 @@ class Queue {
   /// Puts the item and wakes the first getter waiting. QueueShutDown if the
   /// queue is shut down, else QueueFull if it is full; either way nothing
   /// changes, and an item passed with std::move() is still the caller's (as
-  /// the Python object is). So the item is moved in only once it is taken.
+  /// the Python object is): it is moved in only once the queue takes it.
   void put_nowait(T&& item) const;
   void put_nowait(const T& item) const { put_nowait(T(item)); }
   /// `T item = co_await queue.get()`: the next item (the oldest, in a

@@ -68,6 +68,28 @@ TEST(Queue, PutNowaitOnAFullQueueRaisesQueueFullAndLeavesTheItemOut) {
   EXPECT_EQ(queue.get_nowait(), 1);
 }
 
+TEST(Queue, AnItemMovedIntoARefusedPutNowaitIsStillTheCallers) {
+  Queue<std::unique_ptr<int>> queue(1);
+  queue.put_nowait(std::make_unique<int>(1));
+  auto refused = std::make_unique<int>(2);
+  EXPECT_THROW(queue.put_nowait(std::move(refused)), QueueFull);
+  ASSERT_NE(refused, nullptr) << "moved only once the queue takes it";
+  EXPECT_EQ(*refused, 2);
+  queue.shutdown();
+  EXPECT_EQ(*queue.get_nowait(), 1);
+  EXPECT_THROW(queue.put_nowait(std::move(refused)), QueueShutDown);
+  ASSERT_NE(refused, nullptr);
+  EXPECT_EQ(*refused, 2);
+}
+
+TEST(Queue, APutNowaitOfAnLvalueCopiesIt) {
+  Queue<std::string> queue;
+  std::string item = "kept";
+  queue.put_nowait(item);
+  EXPECT_EQ(item, "kept");
+  EXPECT_EQ(queue.get_nowait(), "kept");
+}
+
 TEST(Queue, CopiesShareOneQueue) {
   Queue<int> queue;
   Queue<int> copy = queue;

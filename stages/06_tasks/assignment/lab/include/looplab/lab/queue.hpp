@@ -130,8 +130,11 @@ class Queue {
   /// CancelledError here, and the item is not put.
   Coro<void> put(T item) const { return put_of(*this, std::move(item)); }
   /// Puts the item and wakes the first getter waiting. QueueShutDown if the
-  /// queue is shut down, else QueueFull if it is full; either way nothing changes.
-  void put_nowait(T item) const;
+  /// queue is shut down, else QueueFull if it is full; either way nothing
+  /// changes, and an item passed with std::move() is still the caller's (as
+  /// the Python object is): it is moved in only once the queue takes it.
+  void put_nowait(T&& item) const;
+  void put_nowait(const T& item) const { put_nowait(T(item)); }
   /// `T item = co_await queue.get()`: the oldest item, at once (no turn) if
   /// there is one; otherwise waits for a put. Raises QueueShutDown if the
   /// queue is shut down and empty, or is shut down while this waits.
@@ -217,7 +220,7 @@ Coro<void> Queue<T>::put_of(Queue self, T item) {
 }
 
 template <typename T>
-void Queue<T>::put_nowait(T item) const {
+void Queue<T>::put_nowait(T&& item) const {
   // [queue_put_nowait_body]
   State& state = *state_;
   if (state.is_shutdown) throw QueueShutDown();
