@@ -26,7 +26,7 @@ Coro<void> waits(Condition condition, std::string name, Log* log) {
   log->push_back(name + " notified, locked: " + (condition.locked() ? "yes" : "no"));
 }
 
-Coro<void> notifies(Condition condition, std::size_t n) {
+Coro<void> notifies(Condition condition, std::ptrdiff_t n) {
   LockGuard held = co_await condition.guard();
   condition.notify(n);
 }
@@ -60,6 +60,58 @@ TEST(Condition, NotifyWakesTheFirstNWaitersAndNotifyAllTheRest) {
   }(condition));
   t.turns(3);
   EXPECT_EQ(log.back(), "c notified, locked: yes");
+}
+
+TEST(Condition, NotifyOfZeroOrANegativeCountWakesNobody) {
+  TestLoop t;
+  Condition condition;
+  Log log;
+  for (const char* name : {"a", "b"}) (void)create_task(t.loop, waits(condition, name, &log));
+  t.turn();
+  (void)create_task(t.loop, notifies(condition, 0));
+  (void)create_task(t.loop, notifies(condition, -1));  // Python's int: not a huge count
+  t.turns(5);
+  EXPECT_EQ(log, Log{});
+  EXPECT_EQ(condition.repr(), "<Condition [unlocked, waiters:2]>");
+}
+
+// Without a guard: a wait() that fails leaves the lock to its holder.
+Coro<void> waits_unguarded(Condition condition, std::string name, Log* log) {
+  co_await condition.acquire();
+  co_await condition.wait();
+  log->push_back(name + " notified, locked: " + (condition.locked() ? "yes" : "no"));
+  condition.release();
+}
+
+// The lock, bound to another loop, refuses the woken waiter: its error
+// leaves wait(), and the notify it took goes to the next waiter instead.
+TEST(Condition, AnErrorWhileTakingTheLockBackPassesTheNotifyOn) {
+  Lock lock;
+  {
+    TestLoop first;
+    (void)first.loop.run_until_complete(lock.acquire());
+    auto queued = create_task(first.loop, lock.acquire());  // binds the lock to `first`
+    first.turn();
+    queued.cancel();
+    first.turns(2);
+    lock.release();
+  }
+  TestLoop t;
+  Condition condition(lock);
+  Log log;
+  Task<void> y = create_task(t.loop, waits_unguarded(condition, "y", &log));
+  (void)create_task(t.loop, waits_unguarded(condition, "z", &log));
+  t.turn();
+  (void)t.loop.run_until_complete(condition.acquire());
+  condition.notify(1);
+  t.turn();
+  ASSERT_TRUE(y.done());
+  EXPECT_EQ(thrown_by([&] { y.result(); }),
+            "RuntimeError: <Lock [locked]> is bound to a different event loop");
+  EXPECT_EQ(condition.repr(), "<Condition [locked, waiters:1]>") << "y has left the queue";
+  condition.release();
+  t.turns(2);
+  EXPECT_EQ(log, Log{"z notified, locked: yes"});
 }
 
 TEST(Condition, ACancelledWaitStillTakesTheLockAgain) {

@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -69,11 +70,12 @@ class Condition {
   Coro<std::invoke_result_t<Predicate&>> wait_for(Predicate predicate) const {
     return wait_for_in(*this, std::move(predicate));
   }
-  /// Wakes the first `n` waiters not yet woken. RuntimeError("cannot notify
-  /// on un-acquired lock") if the lock is not held.
-  void notify(std::size_t n = 1) const;
+  /// Wakes the first `n` waiters not yet woken; signed, as Python's int:
+  /// n <= 0 wakes nobody. RuntimeError("cannot notify on un-acquired lock")
+  /// if the lock is not held.
+  void notify(std::ptrdiff_t n = 1) const;
   /// Wakes every waiter (notify(number of waiters)).
-  void notify_all() const { notify(state_->waiters.size()); }
+  void notify_all() const { notify(std::ssize(state_->waiters)); }
 
   /// Like the end of Python's repr(): "<Condition [locked, waiters:2]>".
   std::string repr() const { return state_->repr(); }
@@ -85,7 +87,7 @@ class Condition {
     std::string repr() const { return repr_as("Condition", lock.locked() ? "locked" : "unlocked"); }
   };
   static Coro<bool> wait_in(Ref<State> state);  // holds the state while it waits
-  static void notify_first(State& state, std::size_t n);
+  static void notify_first(State& state, std::ptrdiff_t n);
 
   template <typename Predicate>
   static Coro<std::invoke_result_t<Predicate&>> wait_for_in(Condition condition,
