@@ -66,6 +66,21 @@ TEST(Wait, FirstExceptionReturnsAtTheFirstFailure) {
   EXPECT_TRUE(t.reports.empty());  // wait() looked at the exception: retrieved
 }
 
+// asyncio asks exception() only when the counter has not decided: the last
+// future to finish, failed, stays unretrieved and is reported when dropped.
+TEST(Wait, FirstExceptionLeavesTheFailureThatFinishesLastUnretrieved) {
+  TestLoop t;
+  {
+    std::vector<Future<int>> fs{create_task(t.loop, after(1s, 1)),
+                                create_task(t.loop, fails_after(2s))};
+    WaitResult<int> result = t.loop.run_until_complete(wait(fs, ReturnWhen::kFirstException));
+    EXPECT_EQ(result.done.size(), 2U);
+    EXPECT_TRUE(t.reports.empty());
+  }
+  ASSERT_EQ(t.reports.size(), 1U);
+  EXPECT_TRUE(t.reports[0].starts_with("Task exception was never retrieved")) << t.reports[0];
+}
+
 TEST(Wait, ATimeoutReturnsWhatIsDoneSoFarWithoutAnError) {
   TestLoop t;
   std::vector<Future<int>> fs = three(t.loop);

@@ -71,9 +71,11 @@ Coro<WaitResult<T>> wait_impl(std::vector<Future<T>> fs, std::optional<Clock::du
   for (const Future<T>& f : fs) {
     ids.push_back(f.add_done_callback([=](Future<T>& completed) {
       --*counter;
-      bool failed = return_when == ReturnWhen::kFirstException && !completed.cancelled() &&
-                    completed.exception() != nullptr;
-      if (*counter == 0 || return_when == ReturnWhen::kFirstCompleted || failed) {
+      // In asyncio's order: exception() marks a failure retrieved, so it is
+      // asked only when the first two tests do not decide.
+      if (*counter == 0 || return_when == ReturnWhen::kFirstCompleted ||
+          (return_when == ReturnWhen::kFirstException && !completed.cancelled() &&
+           completed.exception() != nullptr)) {
         if (timer) timer.cancel();
         release();
       }
