@@ -177,6 +177,26 @@ Coro<std::string> name_and_request(const ContextVar<std::string>* var) {
   co_return TaskBase::current()->get_name() + " " + var->get();
 }
 
+Coro<int> result_of(Future<int> future) { co_return co_await future; }
+
+// CPython's repr without its coro=<...> part.
+TEST(Creation, ReprShowsTheStateAndTheName) {
+  TestLoop t;
+  Future<int> never = t.loop.create_future<int>();
+  Task<int> waiting = create_task(t.loop, result_of(never), {.name = "waiting"});
+  EXPECT_EQ(waiting.repr(), "<Task pending name='waiting'>");
+  never.set_exception(ValueError("no"));
+  t.turns(2);
+  EXPECT_EQ(waiting.repr(), "<Task finished name='waiting' exception=ValueError: no>");
+  Future<int> as_future = waiting;
+  EXPECT_EQ(as_future.repr(), waiting.repr()) << "a Task held as a Future is still a Task";
+  (void)waiting.exception();
+  Task<int> cancelled = create_task(t.loop, result_of(never), {.name = "c"});
+  cancelled.cancel();
+  t.turns(1);
+  EXPECT_EQ(cancelled.repr(), "<Task cancelled name='c'>");
+}
+
 TEST(Creation, ANamedTaskKeepsItsNameAndTheNextUnnamedOneTakesTheNextNumber) {
   TestLoop t;
   static ContextVar<std::string> request("request", "none");

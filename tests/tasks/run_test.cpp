@@ -134,6 +134,7 @@ TEST(Run, ALeftoverThatFailsInItsCleanupIsReported) {
   EXPECT_NE(err.find("unhandled exception during asyncio.run() shutdown"), std::string::npos)
       << err;
   EXPECT_NE(err.find("ValueError: cleanup failed"), std::string::npos) << err;
+  EXPECT_NE(err.find("\ntask: <Task finished name='Task-"), std::string::npos) << err;
   EXPECT_EQ(err.find("never retrieved"), std::string::npos) << err;  // retrieved by the report
 }
 

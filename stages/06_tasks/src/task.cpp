@@ -130,12 +130,14 @@ void TaskBase::run_coroutine(std::exception_ptr error) {
 void TaskBase::suspend_on(FutureBase& future, std::coroutine_handle<> frame) {
   resume_point_ = frame;
   if (&future == &as_future()) {
-    schedule_step(std::make_exception_ptr(RuntimeError("Task cannot await on itself: " + name_)));
+    schedule_step(std::make_exception_ptr(
+        RuntimeError("Task cannot await on itself: " + as_future().repr())));
     return;
   }
   if (&future.get_loop() != loop_) {
-    schedule_step(std::make_exception_ptr(RuntimeError(
-        "Task " + name_ + " got Future " + future.repr() + " attached to a different loop")));
+    schedule_step(
+        std::make_exception_ptr(RuntimeError("Task " + as_future().repr() + " got Future " +
+                                             future.repr() + " attached to a different loop")));
     return;
   }
   fut_waiter_ = Ref<FutureBase>(&future);
@@ -247,8 +249,7 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
     try {
       if (task->log_destroy_pending_) {
         loop.call_exception_handler(
-            {.message = "Task was destroyed but it is pending! (task " + task->get_name() + ")",
-             .task = &task->as_future()});
+            {.message = "Task was destroyed but it is pending!", .task = &task->as_future()});
       }
     } catch (...) {  // a failing handler must not stop the cleanup
     }

@@ -146,17 +146,24 @@ std::size_t FutureBase::remove_done_callback(DoneCallbackId id) {
 }
 // [add_done_callback]
 
-std::string FutureBase::repr() const {
+std::string FutureBase::repr_as(std::string_view kind, std::string_view extra) const {
+  std::string text = "<" + std::string(kind);
   switch (state_) {
     case State::kPending:
-      return "<Future pending>";
+      text += " pending";
+      break;
     case State::kCancelled:
-      return "<Future cancelled>";
+      text += " cancelled";
+      break;
     case State::kFinished:
-      return exception_ ? "<Future finished exception=" + describe_exception(exception_) + ">"
-                        : "<Future finished>";
+      text += " finished";
+      break;
   }
-  return "<Future>";
+  text += extra;
+  if (state_ == State::kFinished && exception_) {
+    text += " exception=" + describe_exception(exception_);
+  }
+  return text + ">";
 }
 
 }  // namespace looplab

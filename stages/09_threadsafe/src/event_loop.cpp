@@ -595,8 +595,11 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
 void EventLoop::default_exception_handler(const ExceptionContext& context) {
   std::string report =
       context.message.empty() ? "Unhandled exception in event loop" : context.message;
-  if (context.handle) report += "\nhandle: " + context.handle.repr();
+  // asyncio's keys in sorted order, each as "key: repr(value)".
   if (context.context != nullptr) report += "\ncontext: " + context.context->message;
+  if (context.future != nullptr) report += "\nfuture: " + context.future->repr();
+  if (context.handle) report += "\nhandle: " + context.handle.repr();
+  if (context.task != nullptr) report += "\ntask: " + context.task->repr();
   if (context.exception) report += "\nexception: " + describe_exception(context.exception);
   report += '\n';
   std::cerr << report << std::flush;

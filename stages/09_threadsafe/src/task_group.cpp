@@ -89,11 +89,11 @@ void TaskGroup::on_task_done(FutureBase& task) {
   errors_.push_back(error);
   if (is_loop_exit(error) && !base_error_) base_error_ = error;  // asyncio's _is_base_error
   if (parent_task_->as_future().done()) {
-    loop_->call_exception_handler({.message = "Task " + task.repr() +
-                                              " has errored out but its parent task " +
-                                              parent_task_->get_name() + " is already completed",
-                                   .exception = error,
-                                   .task = &task});
+    loop_->call_exception_handler(
+        {.message = "Task " + task.repr() + " has errored out but its parent task " +
+                    parent_task_->as_future().repr() + " is already completed",
+         .exception = error,
+         .task = &task});
     return;
   }
   if (!aborting_ && !parent_cancel_requested_) {

@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -113,10 +114,13 @@ class FutureBase : public RefCounted, public PoolAllocated {
     return ++last;
   }
 
-  /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...
-  std::string repr() const;
+  /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...;
+  /// a task's names it: "<Task pending name='Task-1'>".
+  virtual std::string repr() const { return repr_as("Future", ""); }
 
  protected:
+  /// "<KIND STATE`extra` exception=...>", the shape both reprs share.
+  std::string repr_as(std::string_view kind, std::string_view extra) const;
   /// What Task.cancel() does first: an exception it finished with is not
   /// reported as never retrieved (asyncio clears _log_traceback).
   void silence_never_retrieved() noexcept { retrieved_ = true; }
