@@ -45,6 +45,13 @@ TEST_F(PoolTest, TheDefaultSizeIsMin32AndTheUsableCpusPlusFour) {
 TEST_F(PoolTest, ZeroMaxWorkersIsAValueError) {
   EXPECT_EQ(thrown_by([] { ThreadPoolExecutor pool(0); }),
             "ValueError: max_workers must be greater than 0");
+  // Refused before it took a number: the next executor gets the one it would have had.
+  auto number = [](const std::string& prefix) {
+    return std::stoul(prefix.substr(prefix.rfind('-') + 1));
+  };
+  unsigned long before = number(ThreadPoolExecutor().thread_name_prefix());
+  EXPECT_THROW(ThreadPoolExecutor(0), ValueError);
+  EXPECT_EQ(number(ThreadPoolExecutor().thread_name_prefix()), before + 1);
 }
 
 TEST_F(PoolTest, SubmitReturnsAFutureOfTheCallsValue) {

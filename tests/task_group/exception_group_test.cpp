@@ -7,6 +7,7 @@ namespace looplab {
 namespace {
 
 using testing::described;
+using testing::thrown_by;
 
 std::exception_ptr value_error(const char* what) {
   return std::make_exception_ptr(ValueError(what));
@@ -21,7 +22,21 @@ TEST(ExceptionGroup, SaysHowManyExceptionsItHolds) {
 
 TEST(ExceptionGroup, AnEmptyListOrANullExceptionIsValueError) {
   EXPECT_THROW(ExceptionGroup("eg", {}), ValueError);
-  EXPECT_THROW(ExceptionGroup("eg", {value_error("a"), nullptr}), ValueError);
+  EXPECT_EQ(thrown_by([] {
+              ExceptionGroup group("eg", {value_error("a"), nullptr});
+            }),
+            "ValueError: Item 1 of second argument (exceptions) is not an exception");
+}
+
+TEST(ExceptionGroup, ABaseExceptionCannotBeNestedInIt) {
+  for (std::exception_ptr base :
+       {std::make_exception_ptr(SystemExit(2)), std::make_exception_ptr(KeyboardInterrupt()),
+        std::make_exception_ptr(CancelledError())}) {
+    EXPECT_EQ(thrown_by([&base] {
+                ExceptionGroup group("eg", {value_error("a"), base});
+              }),
+              "TypeError: Cannot nest BaseExceptions in an ExceptionGroup");
+  }
 }
 
 TEST(ExceptionGroup, SplitSeparatesByTypeAndKeepsTheMessage) {

@@ -54,6 +54,23 @@ TEST(RunCoroutineThreadsafe, TheThreadGetsTheException) {
   EXPECT_EQ(got, "ValueError: from the coroutine");
 }
 
+Coro<int> exits_at_once() {
+  throw SystemExit(3);
+  co_return 0;
+}
+
+// asyncio re-raises SystemExit and KeyboardInterrupt before it would give
+// the thread the exception: they leave the loop, the future stays pending.
+TEST(RunCoroutineThreadsafe, SystemExitInAnEagerFirstStepLeavesTheFuturePending) {
+  EventLoop loop;
+  loop.set_task_factory(eager_task_factory);
+  concurrent::Future<int> future;
+  std::thread caller([&] { future = run_coroutine_threadsafe(exits_at_once(), loop); });
+  caller.join();
+  EXPECT_THROW(loop.run_forever(), SystemExit);
+  EXPECT_FALSE(future.done());
+}
+
 Coro<int> wait_forever(std::string* log) {
   try {
     co_await sleep(24h);

@@ -65,6 +65,13 @@ TEST(ConcurrentFuture, SetRunningOrNotifyCancelTellsTheWorkWhetherToRun) {
             "RuntimeError: Future in unexpected state");
 }
 
+TEST(ConcurrentFuture, ReprNamesTheStateInLowerCaseAsPythonsDoes) {
+  concurrent::Future<int> future;
+  EXPECT_NE(future.repr().find(" state=pending>"), std::string::npos) << future.repr();
+  future.cancel();
+  EXPECT_NE(future.repr().find(" state=cancelled>"), std::string::npos) << future.repr();
+}
+
 TEST(ConcurrentFuture, SettingADoneFutureIsAnInvalidStateErrorNamingItsState) {
   concurrent::Future<int> finished;
   finished.set_result(1);

@@ -1,5 +1,7 @@
 #include "looplab/exception_group.hpp"
 
+#include <string>
+
 #include "looplab/exceptions.hpp"
 
 namespace looplab {
@@ -10,8 +12,15 @@ ExceptionGroup::ExceptionGroup(std::string message, std::vector<std::exception_p
     : message_(std::move(message)), exceptions_(std::move(exceptions)) {
   if (exceptions_.empty())
     throw ValueError("second argument (exceptions) must be a non-empty sequence");
-  for (const std::exception_ptr& error : exceptions_) {
-    if (!error) throw ValueError("Item 0 of second argument (exceptions) is not an exception");
+  for (std::size_t i = 0; i < exceptions_.size(); ++i) {
+    if (!exceptions_[i]) {
+      throw ValueError("Item " + std::to_string(i) +
+                       " of second argument (exceptions) is not an exception");
+    }
+    // Python's ExceptionGroup holds Exceptions only; these are its BaseExceptions.
+    if (is_loop_exit(exceptions_[i]) || is_cancelled_error(exceptions_[i])) {
+      throw TypeError("Cannot nest BaseExceptions in an ExceptionGroup");
+    }
   }
   std::size_t count = exceptions_.size();
   what_ = message_ + " (" + std::to_string(count) +

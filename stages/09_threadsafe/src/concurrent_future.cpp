@@ -20,6 +20,21 @@ const char* state_name(State state) noexcept {
   return "?";
 }
 
+const char* state_description(State state) noexcept {
+  switch (state) {
+    case State::kPending:
+      return "pending";
+    case State::kRunning:
+      return "running";
+    case State::kCancelled:
+    case State::kCancelledAndNotified:
+      return "cancelled";
+    case State::kFinished:
+      return "finished";
+  }
+  return "?";
+}
+
 void report_callback_error(const std::string& future_repr,
                            const std::exception_ptr& error) noexcept {
   try {

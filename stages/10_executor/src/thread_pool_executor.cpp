@@ -24,15 +24,19 @@ std::string default_prefix() {
   return "ThreadPoolExecutor-" + std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
 }
 
+std::size_t checked_max_workers(std::optional<std::size_t> max_workers) {
+  std::size_t count = max_workers.value_or(ThreadPoolExecutor::default_max_workers());
+  if (count == 0) throw ValueError("max_workers must be greater than 0");
+  return count;
+}
+
 }  // namespace
 
 ThreadPoolExecutor::ThreadPoolExecutor(std::optional<std::size_t> max_workers,
                                        std::string thread_name_prefix)
     : pool_(std::make_shared<Pool>()),
-      max_workers_(max_workers.value_or(default_max_workers())),
-      prefix_(thread_name_prefix.empty() ? default_prefix() : std::move(thread_name_prefix)) {
-  if (max_workers_ == 0) throw ValueError("max_workers must be greater than 0");
-}
+      max_workers_(checked_max_workers(max_workers)),  // before a prefix number is taken
+      prefix_(thread_name_prefix.empty() ? default_prefix() : std::move(thread_name_prefix)) {}
 
 ThreadPoolExecutor::~ThreadPoolExecutor() { shutdown(true); }
 

@@ -45,6 +45,8 @@ namespace detail {
 // _base.py's states, with its names (InvalidStateError's message uses them).
 enum class State { kPending, kRunning, kCancelled, kCancelledAndNotified, kFinished };
 const char* state_name(State state) noexcept;
+/// The state as repr() names it: "pending", "running", "cancelled", "finished".
+const char* state_description(State state) noexcept;
 // "exception calling callback for <Future ...>", as _base.py logs it.
 void report_callback_error(const std::string& future_repr,
                            const std::exception_ptr& error) noexcept;
@@ -175,7 +177,8 @@ class Future {
   std::string repr_in(State state) const {
     char address[32];
     std::snprintf(address, sizeof address, "%p", static_cast<const void*>(state_.get()));
-    return std::string("<Future at ") + address + " state=" + detail::state_name(state) + ">";
+    return std::string("<Future at ") + address + " state=" + detail::state_description(state) +
+           ">";
   }
   void wait_until_done(std::unique_lock<std::mutex>& lock, Timeout timeout) const {
     auto finished = [this] {

@@ -106,6 +106,8 @@ concurrent::Future<T> run_coroutine_threadsafe(Coro<T> coro, EventLoop& loop) {
     try {
       Task<T> task = create_task(*loop, std::move(coro));
       detail::chain_task_to_concurrent<T>(*loop, task, future);
+    } catch (const LoopExit&) {
+      throw;  // SystemExit, KeyboardInterrupt: out of the loop, the future left pending
     } catch (...) {
       if (future.set_running_or_notify_cancel()) future.set_exception(std::current_exception());
       throw;  // and to the loop's exception handler, as asyncio's
