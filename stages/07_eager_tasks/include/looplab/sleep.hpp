@@ -95,7 +95,9 @@ class SleepAwaiter {
   TimerHandle timer_;
 };
 
-/// asyncio.sleep(delay), inside a task: `co_await sleep(100ms)`.
+/// asyncio.sleep(delay), inside a task: `co_await sleep(100ms)`. Unlike
+/// asyncio's coroutine, the timer starts when sleep() is called, not when
+/// it is awaited: an awaiter kept for later has been counting meanwhile.
 template <typename Rep, typename Period>
 SleepAwaiter sleep(std::chrono::duration<Rep, Period> delay) {
   if (delay <= delay.zero()) return SleepAwaiter();

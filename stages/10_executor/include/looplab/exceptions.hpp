@@ -124,7 +124,8 @@ class InvalidStateError : public std::runtime_error {
 };
 
 /// Python's TimeoutError (asyncio.TimeoutError since 3.11): a timeout()
-/// scope or wait_for() ran out of time.
+/// scope or wait_for() ran out of time. Python's is an OSError; this one is
+/// not (an OSError here carries an errno): catch TimeoutError itself.
 class TimeoutError : public std::runtime_error {
  public:
   TimeoutError() : std::runtime_error("TimeoutError") {}
