@@ -92,5 +92,14 @@ TEST(BadInput, AnEmptyCallbackIsATypeError) {
   EXPECT_TRUE(ran);
 }
 
+// asyncio's call_soon() checks the loop before the callback: on a closed loop
+// even an empty callback is "Event loop is closed".
+TEST(BadInput, AClosedLoopIsReportedBeforeAnEmptyCallback) {
+  EventLoop loop;
+  loop.close();
+  std::function<void()> empty;
+  EXPECT_EQ(error_message<RuntimeError>([&] { loop.call_soon(empty); }), "Event loop is closed");
+}
+
 }  // namespace
 }  // namespace looplab

@@ -75,6 +75,15 @@ TEST(TimerBadInput, AnEmptyCallbackIsATypeError) {
   EXPECT_EQ(loop.scheduled_count(), 0u);
 }
 
+TEST(TimerBadInput, AClosedLoopIsReportedBeforeAnEmptyCallback) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  loop.close();
+  std::function<void()> empty;
+  EXPECT_THROW(loop.call_later(1s, empty), RuntimeError);
+  EXPECT_THROW(loop.call_at(loop.time(), empty), RuntimeError);
+}
+
 TEST(TimerBadInput, CloseDropsPendingTimersWithoutRunningThem) {
   VirtualClock clock;
   EventLoop loop(clock);

@@ -189,10 +189,12 @@ class EventLoop {
  private:
   // A null function pointer, an empty std::function or an empty Callback
   // cannot be called: a TypeError now, rather than a failure when it runs.
+  // A closed loop is reported first, as asyncio checks it before the callback.
   template <typename F>
-  static void require_callable(const F& callback, const char* method) {
+  void require_callable(const F& callback, const char* method) const {
     if constexpr (std::is_constructible_v<bool, const F&>) {
       if (!static_cast<bool>(callback)) {
+        check_closed();
         throw TypeError(std::string("a callable object was expected by ") + method +
                         "(), got an empty callback");
       }
