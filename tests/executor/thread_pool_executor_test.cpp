@@ -200,6 +200,52 @@ TEST_F(PoolTest, ShutdownWithWaitJoinsTheRunningAndTheQueuedWork) {
   releaser.join();
 }
 
+// thread.py's shutdown(wait=True) joins every thread, whoever calls it: two
+// callers both wait. (A second caller that did not wait would return while
+// the item still runs; the item gives it every chance to.)
+TEST_F(PoolTest, EveryShutdownWithWaitWaitsForTheThreads) {
+  std::latch started(1);
+  std::latch both_called(1);
+  std::atomic<int> returned{0};
+  int returned_while_running = -1;
+  ThreadPoolExecutor pool(1);
+  auto running = pool.submit([&] {
+    started.count_down();
+    both_called.wait();
+    for (int i = 0; i < 100'000 && returned == 0; ++i) std::this_thread::yield();
+    returned_while_running = returned;
+  });
+  started.wait();
+  std::thread first([&] {
+    pool.shutdown(true);
+    ++returned;
+  });
+  wait_until_refused(pool);  // the first shutdown() has begun
+  std::thread second([&] {
+    both_called.count_down();
+    pool.shutdown(true);
+    ++returned;
+  });
+  first.join();
+  second.join();
+  EXPECT_EQ(returned_while_running, 0);
+  EXPECT_TRUE(running.done());
+}
+
+TEST_F(PoolTest, AWorkItemCannotShutDownItsOwnPoolWithWait) {
+  ThreadPoolExecutor pool(1);
+  auto waiting = pool.submit([&pool] { pool.shutdown(true); });
+  EXPECT_EQ(thrown_by([&] { waiting.result(); }), "RuntimeError: cannot join current thread");
+  // The shutdown itself took place; without wait, a work item may ask for it.
+  EXPECT_EQ(thrown_by([&] { pool.submit([] {}); }),
+            "RuntimeError: cannot schedule new futures after shutdown");
+  ThreadPoolExecutor other(1);
+  auto not_waiting = other.submit([&other] { other.shutdown(false); });
+  EXPECT_NO_THROW(not_waiting.result());
+  pool.shutdown(true);  // its owner joins it
+  EXPECT_EQ(pool.thread_count(), 1U);
+}
+
 TEST_F(PoolTest, ShutdownWithoutWaitReturnsWhileTheWorkStillRuns) {
   std::latch started(1);
   std::latch release(1);

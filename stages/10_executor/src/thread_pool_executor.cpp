@@ -30,6 +30,9 @@ std::size_t checked_max_workers(std::optional<std::size_t> max_workers) {
   return count;
 }
 
+// The pool whose worker the calling thread is, if it is one.
+thread_local const void* current_pool = nullptr;
+
 }  // namespace
 
 ThreadPoolExecutor::ThreadPoolExecutor(std::optional<std::size_t> max_workers,
@@ -38,7 +41,21 @@ ThreadPoolExecutor::ThreadPoolExecutor(std::optional<std::size_t> max_workers,
       max_workers_(checked_max_workers(max_workers)),  // before a prefix number is taken
       prefix_(thread_name_prefix.empty() ? default_prefix() : std::move(thread_name_prefix)) {}
 
-ThreadPoolExecutor::~ThreadPoolExecutor() { shutdown(true); }
+ThreadPoolExecutor::~ThreadPoolExecutor() {
+  if (on_own_thread()) {
+    // The last owner let go inside one of the pool's own work items: this
+    // thread cannot wait for itself. The threads end on their own once the
+    // queue is empty, and own the Pool until then.
+    shutdown(false);
+    for (std::thread& worker_thread : pool_->threads) {
+      if (worker_thread.joinable()) worker_thread.detach();
+    }
+    return;
+  }
+  shutdown(true);
+}
+
+bool ThreadPoolExecutor::on_own_thread() const noexcept { return current_pool == pool_.get(); }
 
 ThreadPoolExecutor::Pool::~Pool() {
   // Only items no thread ever took: one whose thread failed to start.
@@ -107,6 +124,7 @@ void ThreadPoolExecutor::start_thread(std::unique_lock<std::mutex>& lock) {
 // executor shuts down and the queue is empty.
 void ThreadPoolExecutor::worker(const std::shared_ptr<Pool>& shared) noexcept {
   Pool& pool = *shared;
+  current_pool = &pool;
   std::unique_lock lock(pool.mutex);
   for (;;) {
     // [worker_body]
@@ -144,16 +162,14 @@ void ThreadPoolExecutor::shutdown(bool wait, bool cancel_futures) {
   // [shutdown_body]
   Pool& pool = *pool_;
   detail::WorkItem* cancelled = nullptr;
-  std::vector<std::thread> to_join;
   {
     std::lock_guard lock(pool.mutex);
-    pool.shutdown = true;
+    pool.shutdown = true;  // no thread starts from now on: pool.threads is final
     if (cancel_futures) {
       cancelled = std::exchange(pool.head, nullptr);
       pool.tail = nullptr;
       pool.queued = 0;
     }
-    if (wait) to_join.swap(pool.threads);
   }
   pool.work_ready.notify_all();  // every sleeping thread sees the shutdown
   // Outside the lock: cancelling runs the futures' callbacks.
@@ -162,13 +178,20 @@ void ThreadPoolExecutor::shutdown(bool wait, bool cancel_futures) {
     item->cancel();
     delete item;
   }
-  for (std::thread& worker_thread : to_join) {
-    if (worker_thread.get_id() == std::this_thread::get_id()) {
-      worker_thread.detach();  // called by one of its own work items: it cannot wait for itself
-    } else {
-      worker_thread.join();
-    }
+  if (!wait) return;
+  // thread.py joins every thread, whoever calls: a work item cannot.
+  if (on_own_thread()) throw RuntimeError("cannot join current thread");
+  std::unique_lock lock(pool.mutex);
+  if (pool.joining) {  // another caller joins them: wait as long as it does
+    pool.all_joined.wait(lock, [&pool] { return pool.joined; });
+    return;
   }
+  pool.joining = true;
+  lock.unlock();
+  for (std::thread& worker_thread : pool.threads) worker_thread.join();
+  lock.lock();
+  pool.joined = true;
+  pool.all_joined.notify_all();
   // [shutdown_body]
 }
 // [shutdown]

@@ -131,7 +131,8 @@ class ThreadPoolExecutor {
   ThreadPoolExecutor(const ThreadPoolExecutor&) = delete;
   ThreadPoolExecutor& operator=(const ThreadPoolExecutor&) = delete;
   /// shutdown(true). Run on one of its own threads (the last owner let go
-  /// in a work item), it detaches that thread instead of joining itself.
+  /// in a work item), shutdown(false), and the threads are detached: that
+  /// one cannot join itself.
   ~ThreadPoolExecutor();
 
   /// min(32, CPUs + 4), the CPUs this process may run on (3.13's
@@ -155,7 +156,9 @@ class ThreadPoolExecutor {
   /// executor.shutdown(wait, cancel_futures): no new work from now on. The
   /// threads finish what is queued (cancel_futures: the queued items are
   /// cancelled instead, and never run) and end. With `wait`, returns once
-  /// they have. Calling it again is harmless.
+  /// they have, for every caller, and RuntimeError("cannot join current
+  /// thread") when called by one of the pool's own work items. Calling it
+  /// again is harmless.
   void shutdown(bool wait = true, bool cancel_futures = false);
 
   std::size_t max_workers() const noexcept { return max_workers_; }
@@ -182,12 +185,17 @@ class ThreadPoolExecutor {
     std::size_t waiting = 0;  // of those, threads asleep on work_ready
     std::size_t started = 0;  // threads started so far
     bool shutdown = false;
-    std::vector<std::thread> threads;  // the ones not yet joined
+    std::vector<std::thread> threads;    // every thread started
+    bool joining = false;                // a shutdown(true) is joining them
+    bool joined = false;                 // it has: they have all ended
+    std::condition_variable all_joined;  // other shutdown(true) calls wait here
   };
 
   void submit_work(std::unique_ptr<detail::WorkItem> item);
   void start_thread(std::unique_lock<std::mutex>& lock);
   static void worker(const std::shared_ptr<Pool>& pool) noexcept;
+  /// Is the calling thread one of this pool's workers?
+  bool on_own_thread() const noexcept;
 
   std::shared_ptr<Pool> pool_;
   std::size_t max_workers_;
