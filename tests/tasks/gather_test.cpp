@@ -252,6 +252,24 @@ TEST(GatherReturnExceptions, CancellingTheOuterStillEndsItWithCancelledError) {
   EXPECT_EQ(testing::cancelled_message_of([&] { all.result(); }), "");
 }
 
+// asyncio's gather reads every child's outcome before it looks at the
+// cancellation: a child that failed was retrieved, and is not reported.
+TEST(GatherReturnExceptions, ACancelledOuterStillRetrievesTheChildrensErrors) {
+  TestLoop t;
+  {
+    Future<int> pending(t.loop);
+    Future<int> failed(t.loop);
+    Future<std::vector<Outcome<int>>> all = gather_return_exceptions(t.loop, pending, failed);
+    failed.set_exception(std::make_exception_ptr(ValueError("failed")));
+    t.turn();
+    EXPECT_TRUE(all.cancel());  // cancels `pending` only: `failed` is done
+    t.turns(2);
+    ASSERT_TRUE(all.done());
+    EXPECT_EQ(testing::cancelled_message_of([&] { all.result(); }), "");
+  }
+  EXPECT_TRUE(t.reports.empty());
+}
+
 TEST(Gather, CancellingAnOuterWhoseChildrenAreAllDoneReturnsFalse) {
   TestLoop t;
   Future<int> a = t.loop.create_future<int>();

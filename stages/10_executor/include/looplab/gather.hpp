@@ -138,9 +138,13 @@ void GatheringState<T, kReturnExceptions>::on_child_done(const Future<T>& done) 
   }
   if (finished_ < count_) return;
   if (cancel_requested_) {
-    // asyncio takes the error from its loop variable, left on the last
-    // child in argument order: that child's own CancelledError if it was
-    // cancelled, else one without a message.
+    // asyncio reads every outcome first: the errors count as retrieved.
+    for (const Future<T>& each : children_) {
+      if (!each.cancelled()) each.exception();
+    }
+    // It takes the error from its loop variable, left on the last child in
+    // argument order: that child's own CancelledError if it was cancelled,
+    // else one without a message.
     const Future<T>& last = children_.back();
     this->set_exception(last.cancelled() ? cancelled_error_of(last)
                                          : std::make_exception_ptr(CancelledError()));
