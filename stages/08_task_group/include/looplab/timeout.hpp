@@ -21,6 +21,7 @@
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
@@ -190,9 +191,10 @@ Coro<T> wait_for(Future<T> future, std::chrono::duration<Rep, Period> delay) {
       DoneCallbackId id = future.add_done_callback([finished](Future<T>&) {
         if (!finished.done()) finished.set_result();
       });
+      // asyncio's finally: also when the waiting task is cancelled.
+      ScopeExit cleanup([&future, id] { future.remove_done_callback(id); });
       future.cancel();
       co_await finished;
-      future.remove_done_callback(id);
     }
     try {
       co_return future.result();
