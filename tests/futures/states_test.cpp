@@ -66,7 +66,7 @@ TEST(FutureStates, FinishedWithAnExceptionRethrowsItAndExceptionReturnsTheSameOb
   EXPECT_FALSE(future.cancelled());
   EXPECT_EQ(future.exception(), error);
   EXPECT_EQ(thrown_by([&] { future.result(); }), "ValueError: boom");
-  EXPECT_EQ(future.repr(), "<Future finished exception=ValueError: boom>");
+  EXPECT_EQ(future.repr(), "<Future finished exception=ValueError('boom')>");
 }
 
 TEST(FutureStates, SetExceptionTakesAnExceptionObjectToo) {

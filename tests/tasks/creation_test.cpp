@@ -187,7 +187,7 @@ TEST(Creation, ReprShowsTheStateAndTheName) {
   EXPECT_EQ(waiting.repr(), "<Task pending name='waiting'>");
   never.set_exception(ValueError("no"));
   t.turns(2);
-  EXPECT_EQ(waiting.repr(), "<Task finished name='waiting' exception=ValueError: no>");
+  EXPECT_EQ(waiting.repr(), "<Task finished name='waiting' exception=ValueError('no')>");
   Future<int> as_future = waiting;
   EXPECT_EQ(as_future.repr(), waiting.repr()) << "a Task held as a Future is still a Task";
   (void)waiting.exception();

@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
 #include <typeinfo>
 
 namespace looplab {
@@ -32,6 +35,53 @@ std::string describe_exception(const std::exception_ptr& error) {
     const std::type_info* type = abi::__cxa_current_exception_type();
     return type != nullptr ? type_name(*type) + " (not a std::exception)" : "unknown exception";
   }
+}
+
+std::string exception_repr(const std::exception_ptr& error) {
+  if (!error) return "None";
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::system_error& e) {
+    return type_name(typeid(e)) + "(" + std::to_string(e.code().value()) + ", " +
+           python_repr(e.code().message()) + ")";
+  } catch (const std::exception& e) {
+    std::string type = type_name(typeid(e));
+    std::string_view what = e.what();
+    // Made without a message: what() is empty, or only the type's name.
+    if (what.empty() || what == type) return type + "()";
+    return type + "(" + python_repr(what) + ")";
+  } catch (...) {
+    return describe_exception(error);
+  }
+}
+
+std::string python_repr(std::string_view text) {
+  const bool has_single = text.find('\'') != std::string_view::npos;
+  const bool has_double = text.find('"') != std::string_view::npos;
+  const char quote = has_single && !has_double ? '"' : '\'';
+  std::string result(1, quote);
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == quote || c == '\\') {
+      result += '\\';
+      result += c;
+    } else if (c == '\n') {
+      result += "\\n";
+    } else if (c == '\r') {
+      result += "\\r";
+    } else if (c == '\t') {
+      result += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      constexpr std::string_view kHex = "0123456789abcdef";
+      result += "\\x";
+      result += kHex[byte >> 4];
+      result += kHex[byte & 0xf];
+    } else {
+      result += c;  // UTF-8 passes through, as Python shows printable text
+    }
+  }
+  result += quote;
+  return result;
 }
 
 }  // namespace looplab

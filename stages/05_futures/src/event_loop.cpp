@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "looplab/default_selector.hpp"
 #include "looplab/exceptions.hpp"
@@ -463,14 +465,34 @@ void EventLoop::call_exception_handler(const ExceptionContext& context) {
 }
 // [call_exception_handler]
 
+namespace {
+
+// The report a failing handler was given, as Python's repr() of its dict
+// shows it: the keys in the order asyncio fills them.
+std::string context_repr(const ExceptionContext& context) {
+  std::string text = "{";
+  auto add = [&text](std::string_view key, const std::string& value) {
+    if (text.size() > 1) text += ", ";
+    text.append("'").append(key).append("': ").append(value);
+  };
+  add("message", python_repr(context.message));
+  if (context.exception) add("exception", exception_repr(context.exception));
+  if (context.future != nullptr) add("future", context.future->repr());
+  if (context.handle) add("handle", context.handle.repr());
+  return text + "}";
+}
+
+}  // namespace
+
 void EventLoop::default_exception_handler(const ExceptionContext& context) {
   std::string report =
       context.message.empty() ? "Unhandled exception in event loop" : context.message;
-  // asyncio's keys in sorted order, each as "key: repr(value)".
-  if (context.context != nullptr) report += "\ncontext: " + context.context->message;
+  // asyncio's keys in sorted order, each as "key: repr(value)", then the
+  // exception as Python prints one without a traceback: "ValueError: boom".
+  if (context.context != nullptr) report += "\ncontext: " + context_repr(*context.context);
   if (context.future != nullptr) report += "\nfuture: " + context.future->repr();
   if (context.handle) report += "\nhandle: " + context.handle.repr();
-  if (context.exception) report += "\nexception: " + describe_exception(context.exception);
+  if (context.exception) report += "\n" + describe_exception(context.exception);
   report += '\n';
   std::cerr << report << std::flush;
 }

@@ -55,7 +55,7 @@ void FutureBase::require_pending() const {
 // [future_finish]
 void FutureBase::set_exception(std::exception_ptr error) {
   require_pending();
-  if (!error) throw TypeError("set_exception() needs an exception, got a null exception_ptr");
+  if (!error) throw TypeError("invalid exception object");  // a null exception_ptr
   exception_ = std::move(error);
   finish();
 }
@@ -149,7 +149,7 @@ std::string FutureBase::repr() const {
     case State::kCancelled:
       return "<Future cancelled>";
     case State::kFinished:
-      return exception_ ? "<Future finished exception=" + describe_exception(exception_) + ">"
+      return exception_ ? "<Future finished exception=" + exception_repr(exception_) + ">"
                         : "<Future finished>";
   }
   return "<Future>";

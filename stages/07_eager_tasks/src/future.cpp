@@ -59,7 +59,7 @@ void FutureBase::refuse_outside_completion(const char* method) {
 
 void FutureBase::finish_with_exception(std::exception_ptr error) {
   require_pending();
-  if (!error) throw TypeError("set_exception() needs an exception, got a null exception_ptr");
+  if (!error) throw TypeError("invalid exception object");  // a null exception_ptr
   exception_ = std::move(error);
   finish();
 }
@@ -161,7 +161,7 @@ std::string FutureBase::repr_as(std::string_view kind, std::string_view extra) c
   }
   text += extra;
   if (state_ == State::kFinished && exception_) {
-    text += " exception=" + describe_exception(exception_);
+    text += " exception=" + exception_repr(exception_);
   }
   return text + ">";
 }

@@ -7,6 +7,7 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 namespace looplab {
@@ -134,6 +135,16 @@ class TimeoutError : public std::runtime_error {
 
 /// "TypeName: message", the way Python prints an exception; used in reports.
 std::string describe_exception(const std::exception_ptr& error);
+
+/// Python's repr() of an exception, "TypeName('message')" ("TypeName()" if it
+/// has none, "TypeName(errno, 'strerror')" for an OSError), as a report
+/// shows one inside another value's repr.
+std::string exception_repr(const std::exception_ptr& error);
+
+/// Python's repr() of a str: in single quotes, or in double quotes if it
+/// holds a single quote and no double one; backslashes and control
+/// characters escaped.
+std::string python_repr(std::string_view text);
 
 /// Whether `error` holds a CancelledError (Python: isinstance(exc, CancelledError)).
 bool is_cancelled_error(const std::exception_ptr& error) noexcept;
