@@ -159,6 +159,19 @@ TEST(Signals, OnlyTheMainThreadMayAddAHandler) {
   EXPECT_TRUE(is_default_action(SIGUSR1));
 }
 
+TEST(Signals, AnotherThreadRemovingAHandlerGetsAValueErrorYetTheHandlerIsGone) {
+  testing::TestLoop t;
+  t.loop.add_signal_handler(SIGUSR1, [] {});
+  std::string error;
+  std::thread([&] { error = thrown_by([&] { t.loop.remove_signal_handler(SIGUSR1); }); }).join();
+  EXPECT_EQ(error, "ValueError: signal only works in main thread of the main interpreter");
+  EXPECT_FALSE(t.loop.remove_signal_handler(SIGUSR1));  // asyncio deleted it first
+  EXPECT_FALSE(is_default_action(SIGUSR1));             // and could not restore the default
+  t.loop.add_signal_handler(SIGUSR1, [] {});            // the main thread still can
+  EXPECT_TRUE(t.loop.remove_signal_handler(SIGUSR1));
+  EXPECT_TRUE(is_default_action(SIGUSR1));
+}
+
 TEST(Signals, AClosedLoopRefusesAValidSignalButAnInvalidOneIsStillAValueError) {
   testing::TestLoop t;
   t.loop.close();
