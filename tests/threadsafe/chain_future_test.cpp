@@ -87,7 +87,7 @@ TEST(RunCoroutineThreadsafe, CancellingTheFutureCancelsTheTask) {
   std::string got;
   std::thread caller([&] {
     concurrent::Future<int> future = run_coroutine_threadsafe(wait_forever(&log), loop);
-    EXPECT_EQ(thrown_by([&] { future.result(1ms); }), "TimeoutError: TimeoutError");
+    EXPECT_EQ(thrown_by([&] { future.result(1ms); }), "TimeoutError");
     future.cancel();
     got = thrown_by([&] { future.result(); });
     // The task hears of it on the loop, a turn later; then stop.
@@ -97,7 +97,7 @@ TEST(RunCoroutineThreadsafe, CancellingTheFutureCancelsTheTask) {
   });
   loop.run_forever();
   caller.join();
-  EXPECT_EQ(got, "concurrent::CancelledError: ");
+  EXPECT_EQ(got, "concurrent::CancelledError");
   EXPECT_EQ(log, "cancelled at its await");
 }
 
@@ -156,7 +156,7 @@ TEST(WrapFuture, AConcurrentCancelledErrorArrivesAsAsyncios) {
   Future<int> wrapped = wrap_future(source, t.loop);
   t.turns(2);
   ASSERT_TRUE(wrapped.done());
-  EXPECT_EQ(describe_exception(wrapped.exception()), "CancelledError: ");
+  EXPECT_EQ(describe_exception(wrapped.exception()), "CancelledError");
 }
 
 TEST(WrapFuture, CloseForgetsWhatWasChained) {

@@ -11,7 +11,9 @@ def show(label, call):
     try:
         value = call()
     except (Exception, asyncio.CancelledError) as error:
-        print(f"{label} raises {type(error).__name__}: {error}")
+        # As a traceback's last line: the bare type when there is no message.
+        text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        print(f"{label} raises {text}")
     else:
         if isinstance(value, BaseException):
             value = f"{type(value).__name__}: {value}"

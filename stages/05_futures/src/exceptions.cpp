@@ -47,7 +47,11 @@ std::string describe_exception(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
-    return type_name(typeid(e)) + ": " + e.what();
+    std::string type = type_name(typeid(e));
+    std::string_view what = e.what();
+    // Python prints the bare type for an exception made without a message.
+    if (what.empty() || what == type) return type;
+    return type + ": " + e.what();
   } catch (...) {
     const std::type_info* type = abi::__cxa_current_exception_type();
     return type != nullptr ? type_name(*type) + " (not a std::exception)" : "unknown exception";
@@ -65,6 +69,7 @@ std::string exception_repr(const std::exception_ptr& error) {
     std::string type = type_name(typeid(e));
     std::string_view what = e.what();
     // Made without a message: what() is empty, or only the type's name.
+    // (So ValueError("") shows as ValueError(), where Python has ValueError('').)
     if (what.empty() || what == type) return type + "()";
     return type + "(" + python_repr(what) + ")";
   } catch (...) {
@@ -94,7 +99,7 @@ std::string python_repr(std::string_view text) {
       result += kHex[byte >> 4];
       result += kHex[byte & 0xf];
     } else {
-      result += c;  // UTF-8 passes through, as Python shows printable text
+      result += c;  // UTF-8 passes through (Python escapes its few unprintable characters)
     }
   }
   result += quote;

@@ -732,11 +732,11 @@ std::string context_repr(const ExceptionContext& context) {
     if (text.size() > 1) text += ", ";
     text.append("'").append(key).append("': ").append(value);
   };
-  if (context.task != nullptr) add("task", context.task->repr());
   add("message", python_repr(context.message));
   if (context.exception) add("exception", exception_repr(context.exception));
   if (context.future != nullptr) add("future", context.future->repr());
   if (context.handle) add("handle", context.handle.repr());
+  if (context.task != nullptr) add("task", context.task->repr());
   return text + "}";
 }
 

@@ -69,8 +69,8 @@ LOOPLAB_SCENARIO(result_and_exception_in_each_state) {
 // expect: finished: exception() -> None
 // expect: failed: result() raises ValueError: boom
 // expect: failed: exception() -> ValueError: boom
-// expect: cancelled: result() raises CancelledError:
-// expect: cancelled: exception() raises CancelledError:
+// expect: cancelled: result() raises CancelledError
+// expect: cancelled: exception() raises CancelledError
 // expect: finished: set_result() raises InvalidStateError
 // expect: finished: set_exception() raises InvalidStateError
 // expect: failed: set_result() raises InvalidStateError
