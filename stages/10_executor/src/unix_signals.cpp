@@ -146,12 +146,12 @@ bool EventLoop::remove_signal_handler(int sig) {
   check_signal(sig);
   auto index = static_cast<std::size_t>(sig);
   if (index >= signal_handlers_.size() || !signal_handlers_[index]) return false;
-  signal_handlers_[index].reset();  // not cancelled: what is queued of it still runs
-  // asyncio forgets the handler first; then signal.signal() refuses, and
-  // the process's disposition stays as it was.
+  // asyncio's signal.signal() refuses another thread, after the handler was
+  // forgotten; here it is kept: the table belongs to the loop's thread.
   if (!in_main_thread()) {
     throw ValueError("signal only works in main thread of the main interpreter");
   }
+  signal_handlers_[index].reset();  // not cancelled: what is queued of it still runs
   // CPython restores its own default_int_handler for SIGINT (KeyboardInterrupt);
   // C++ has none, so every signal gets its default action back.
   if (int error = install(sig, SIG_DFL); error != 0) {
