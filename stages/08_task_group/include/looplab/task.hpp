@@ -228,7 +228,9 @@ class TaskState final : public FutureState<T>, public TaskBase {
   }
   using TaskBase::get_loop;
   /// repr(task), without CPython's coro=<...>: "<Task pending name='Task-1'>".
-  std::string repr() const override { return this->repr_as("Task", " name=" + python_repr(get_name())); }
+  std::string repr() const override {
+    return this->repr_as("Task", " name=" + python_repr(get_name()));
+  }
   /// Task.get_context(): the Context every step runs in (and the exception
   /// handler, for a report about this task).
   Context* get_context() noexcept override { return &context(); }
