@@ -23,6 +23,14 @@ std::string type_name(const std::type_info& type) {
   return result;
 }
 
+// What Python shows of an exception's message: nothing for one made without
+// a message, whose what() is empty or only its type's name ("TimeoutError").
+// (So ValueError("") shows none either, where Python's repr has ValueError('').)
+std::string_view message_of(const std::exception& error, std::string_view type) {
+  std::string_view what = error.what();
+  return what == type ? std::string_view{} : what;
+}
+
 }  // namespace
 
 std::string describe_exception(const std::exception_ptr& error) {
@@ -31,10 +39,8 @@ std::string describe_exception(const std::exception_ptr& error) {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
     std::string type = type_name(typeid(e));
-    std::string_view what = e.what();
-    // Python prints the bare type for an exception made without a message.
-    if (what.empty() || what == type) return type;
-    return type + ": " + e.what();
+    std::string_view message = message_of(e, type);
+    return message.empty() ? type : type + ": " + std::string(message);
   } catch (...) {
     const std::type_info* type = abi::__cxa_current_exception_type();
     return type != nullptr ? type_name(*type) + " (not a std::exception)" : "unknown exception";
@@ -50,11 +56,8 @@ std::string exception_repr(const std::exception_ptr& error) {
            python_repr(e.code().message()) + ")";
   } catch (const std::exception& e) {
     std::string type = type_name(typeid(e));
-    std::string_view what = e.what();
-    // Made without a message: what() is empty, or only the type's name.
-    // (So ValueError("") shows as ValueError(), where Python has ValueError('').)
-    if (what.empty() || what == type) return type + "()";
-    return type + "(" + python_repr(what) + ")";
+    std::string_view message = message_of(e, type);
+    return message.empty() ? type + "()" : type + "(" + python_repr(message) + ")";
   } catch (...) {
     return describe_exception(error);
   }
