@@ -126,6 +126,9 @@ def check_chapter(page, dom, fragments, code, name, edition):
     return problems
 
 
+SCREENSHOT_SIZE = "--window-size=1280,2400"
+
+
 def check_browser(edition):
     """Every page as Chromium renders it (the reading order, then the
     appendices, which have no navigation bars), a screenshot of each, and no
@@ -161,7 +164,14 @@ def check_page(pages, order, i, giveaways, edition, navigation=True):
     path = page_file(label, edition)
     if not path.is_file():
         return [f"{rel(path)}: missing (page {label})"]
-    dom = chromium_run(["--dump-dom", path.as_uri()], edition)
+    chapter = re.fullmatch(r"ch(\d\d)", label)
+    shot = edition.screenshots / (f"chapter{chapter.group(1)}.png" if chapter else f"{label}.png")
+    shot.unlink(missing_ok=True)
+    # One Chromium run both dumps the DOM and takes the screenshot (headless
+    # Chromium 112+ does every command it is given; two runs a page were a
+    # third of book-check's time). An older one takes the screenshot in a
+    # second run, below.
+    dom = chromium_run(["--dump-dom", f"--screenshot={shot}", SCREENSHOT_SIZE, path.as_uri()], edition)
     name = rel(path)
     if "</html>" not in dom:
         return [f"{name}: chromium returned no document"]
@@ -175,9 +185,8 @@ def check_page(pages, order, i, giveaways, edition, navigation=True):
     problems += check_outputs(pages[label], code, name, edition)
     if re.match(r"ch(0[1-9]|[1-9]\d)$", label):
         problems += check_chapter(pages[label], dom, fragments, code, name, edition)
-    chapter = re.fullmatch(r"ch(\d\d)", label)
-    shot = edition.screenshots / (f"chapter{chapter.group(1)}.png" if chapter else f"{label}.png")
-    chromium_run([f"--screenshot={shot}", "--window-size=1280,2400", path.as_uri()], edition)
+    if not shot.is_file():
+        chromium_run([f"--screenshot={shot}", SCREENSHOT_SIZE, path.as_uri()], edition)
     if not shot.is_file() or shot.stat().st_size < 10_000:
         problems.append(f"{rel(shot)}: no screenshot was written")
     edition.say(f"checked {name}" + (f", screenshot {rel(shot)}" if shot.is_file() else ""))
