@@ -230,10 +230,12 @@ void TaskBase::wakeup(FutureBase& future) {
 }
 
 // The CancelledError to throw into the coroutine, remembered with its
-// message: if it comes back out, complete() knows it by identity.
+// message: if it comes back out, complete() knows it by identity. The
+// task's own message (_cancel_message) stays as it was: only a cancel()
+// with no future to pass it to sets that (request_cancel()).
 std::exception_ptr TaskBase::make_cancellation(std::string message) {
-  set_cancel_message(std::move(message));
-  cancellation_ = std::make_exception_ptr(CancelledError(cancel_message()));
+  cancellation_ = std::make_exception_ptr(CancelledError(message));
+  cancellation_message_ = std::move(message);
   return cancellation_;
 }
 

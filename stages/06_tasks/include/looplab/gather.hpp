@@ -144,10 +144,12 @@ void GatheringState<T, kReturnExceptions>::on_child_done(const Future<T>& done) 
     }
     // It takes the error from its loop variable, left on the last child in
     // argument order: that child's own CancelledError if it was cancelled,
-    // else one without a message.
+    // else a new one with the child's _cancel_message (a task that swallowed
+    // a cancel() it kept for its next step has one; any other child none).
     const Future<T>& last = children_.back();
-    this->set_exception(last.cancelled() ? cancelled_error_of(last)
-                                         : std::make_exception_ptr(CancelledError()));
+    this->set_exception(
+        last.cancelled() ? cancelled_error_of(last)
+                         : std::make_exception_ptr(CancelledError(last.state().cancel_message())));
   } else {
     this->set_result(collect_outcomes());
   }

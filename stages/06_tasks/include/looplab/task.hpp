@@ -97,18 +97,21 @@ class TaskBase {
   void schedule_first_step();
   bool must_cancel() const noexcept { return must_cancel_; }
   void* root_address() const noexcept { return root_.address(); }
-  /// The message of the latest cancellation, kept where asyncio's Task
-  /// keeps it: in the task's own future (_cancel_message).
+  /// The message of the latest cancel() that found no future to pass it
+  /// to, kept where asyncio's Task keeps it: in the task's own future
+  /// (_cancel_message).
   const std::string& cancel_message() const noexcept { return future_->cancel_message(); }
   /// Whether `thrown`, what the coroutine ended with, is the very
-  /// CancelledError the task threw into it, whose message cancel_message()
-  /// still is (a cancel() since forgets the error). Then the task ends
-  /// cancelled with that message, and nothing has to rethrow the error to
-  /// learn its type: a C++ throw costs about a microsecond, more than the
-  /// rest of a task's end.
+  /// CancelledError the task threw into it. Then the task ends cancelled
+  /// with that error's message (cancellation_message()), and nothing has to
+  /// rethrow the error to learn its type: a C++ throw costs about a
+  /// microsecond, more than the rest of a task's end.
   bool is_own_cancellation(const std::exception_ptr& thrown) const noexcept {
     return thrown != nullptr && thrown == cancellation_;
   }
+  /// The message of that CancelledError: the one the awaited future was
+  /// cancelled with, or cancel_message() if the task had none to cancel.
+  const std::string& cancellation_message() const noexcept { return cancellation_message_; }
   /// "Task exception was never retrieved", to the loop's exception handler.
   void report_never_retrieved(std::exception_ptr error) noexcept;
   Context& context() noexcept { return context_; }
@@ -122,10 +125,7 @@ class TaskBase {
   void run_coroutine(std::exception_ptr error);
   void wakeup(FutureBase& future);
   std::exception_ptr make_cancellation(std::string message);
-  void set_cancel_message(std::string message) {
-    future_->cancel_message_ = std::move(message);
-    cancellation_ = nullptr;  // no longer the error that goes with the message
-  }
+  void set_cancel_message(std::string message) { future_->cancel_message_ = std::move(message); }
   void schedule_step(std::exception_ptr error);
   void forget() noexcept;  // at the end: leave the registry, destroy the frame
 
@@ -138,6 +138,7 @@ class TaskBase {
   Ref<FutureBase> fut_waiter_;            // what the task waits for
   std::exception_ptr inject_;             // to throw at the suspension point
   std::exception_ptr cancellation_;       // the CancelledError last thrown in (make_cancellation)
+  std::string cancellation_message_;      // its message
   int num_cancels_requested_ = 0;
   bool must_cancel_ = false;
   bool started_ = false;
@@ -263,7 +264,8 @@ template <typename T>
 void TaskState<T>::complete(std::exception_ptr thrown_before_start) {
   auto frame = Coro<T>::Frame::from_address(root_address());
   if (is_own_cancellation(thrown_before_start ? thrown_before_start : frame.promise().exception)) {
-    this->cancel_with_message_once(cancel_message());  // ended by the cancellation it was sent
+    // Ended by the cancellation it was sent.
+    this->cancel_with_message_once(cancellation_message());
     return;
   }
   try {
