@@ -53,7 +53,7 @@ TEST(FutureStates, FinishedWithAResultGivesTheValueAndANullException) {
   EXPECT_EQ(future.result(), 42);
   EXPECT_EQ(future.result(), 42);  // as often as asked
   EXPECT_EQ(future.exception(), nullptr);
-  EXPECT_EQ(future.repr(), "<Future finished>");
+  EXPECT_EQ(future.repr(), "<Future finished result=42>");
 }
 
 TEST(FutureStates, FinishedWithAnExceptionRethrowsItAndExceptionReturnsTheSameObject) {

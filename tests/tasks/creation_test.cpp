@@ -195,6 +195,11 @@ TEST(Creation, ReprShowsTheStateAndTheName) {
   cancelled.cancel();
   t.turns(1);
   EXPECT_EQ(cancelled.repr(), "<Task cancelled name='c'>");
+  Future<int> ready = t.loop.create_future<int>();
+  ready.set_result(3);
+  Task<int> returned = create_task(t.loop, result_of(ready), {.name = "r"});
+  t.turns(1);
+  EXPECT_EQ(returned.repr(), "<Task finished name='r' result=3>");
 }
 
 TEST(Creation, ANamedTaskKeepsItsNameAndTheNextUnnamedOneTakesTheNextNumber) {

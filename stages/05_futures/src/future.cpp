@@ -149,8 +149,11 @@ std::string FutureBase::repr() const {
     case State::kCancelled:
       return "<Future cancelled>";
     case State::kFinished:
-      return exception_ ? "<Future finished exception=" + exception_repr(exception_) + ">"
-                        : "<Future finished>";
+      if (exception_) return "<Future finished exception=" + exception_repr(exception_) + ">";
+      if (std::string result = result_repr(); !result.empty()) {
+        return "<Future finished result=" + result + ">";
+      }
+      return "<Future finished>";  // a value Python has no counterpart of
   }
   return "<Future>";
 }

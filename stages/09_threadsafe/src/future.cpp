@@ -160,8 +160,12 @@ std::string FutureBase::repr_as(std::string_view kind, std::string_view extra) c
       break;
   }
   text += extra;
-  if (state_ == State::kFinished && exception_) {
-    text += " exception=" + exception_repr(exception_);
+  if (state_ == State::kFinished) {
+    if (exception_) {
+      text += " exception=" + exception_repr(exception_);
+    } else if (std::string result = result_repr(); !result.empty()) {
+      text += " result=" + result;  // left out for a value Python has no counterpart of
+    }
   }
   return text + ">";
 }

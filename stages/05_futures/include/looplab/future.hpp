@@ -31,6 +31,7 @@
 #include "looplab/plumbing/callback.hpp"
 #include "looplab/plumbing/ref.hpp"
 #include "looplab/plumbing/source_location.hpp"
+#include "looplab/reprlib.hpp"
 
 namespace looplab {
 
@@ -87,10 +88,13 @@ class FutureBase : public RefCounted, public PoolAllocated {
     return ++last;
   }
 
-  /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...
+  /// Like Python's repr(future): "<Future pending>", "<Future cancelled>",
+  /// "<Future finished result=42>"...
   std::string repr() const;
 
  protected:
+  /// reprlib.repr() of the result, for repr(): FutureState<T> knows T.
+  virtual std::string result_repr() const { return {}; }
   /// For result(): throws what asyncio raises, rethrows a stored exception,
   /// and marks the outcome retrieved.
   void check_result();
@@ -150,6 +154,8 @@ class FutureState : public FutureBase {
   }
 
  private:
+  std::string result_repr() const override { return reprlib_repr(*value_); }
+
   std::optional<T> value_;
 };
 
@@ -162,6 +168,9 @@ class FutureState<void> : public FutureBase {
     require_pending();
     finish();
   }
+
+ private:
+  std::string result_repr() const override { return "None"; }
 };
 // [future_state]
 

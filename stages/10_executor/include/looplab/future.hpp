@@ -33,6 +33,7 @@
 #include "looplab/plumbing/callback.hpp"
 #include "looplab/plumbing/ref.hpp"
 #include "looplab/plumbing/source_location.hpp"
+#include "looplab/reprlib.hpp"
 
 namespace looplab {
 
@@ -114,12 +115,15 @@ class FutureBase : public RefCounted, public PoolAllocated {
     return ++last;
   }
 
-  /// Like Python's repr(future): "<Future pending>", "<Future cancelled>"...;
-  /// a task's names it: "<Task pending name='Task-1'>".
+  /// Like Python's repr(future): "<Future pending>", "<Future cancelled>",
+  /// "<Future finished result=42>"...; a task's names it: "<Task pending
+  /// name='Task-1'>".
   virtual std::string repr() const { return repr_as("Future", ""); }
 
  protected:
-  /// "<KIND STATE`extra` exception=...>", the shape both reprs share.
+  /// reprlib.repr() of the result, for repr(): FutureState<T> knows T.
+  virtual std::string result_repr() const { return {}; }
+  /// "<KIND STATE`extra` exception=...>" (or result=...), the shape both reprs share.
   std::string repr_as(std::string_view kind, std::string_view extra) const;
   /// What Task.cancel() does first: an exception it finished with is not
   /// reported as never retrieved (asyncio clears _log_traceback).
@@ -225,6 +229,8 @@ class FutureState : public FutureBase {
   }
 
  private:
+  std::string result_repr() const override { return reprlib_repr(*value_); }
+
   std::optional<T> value_;
 };
 
@@ -243,6 +249,9 @@ class FutureState<void> : public FutureBase {
     require_pending();
     finish();
   }
+
+ private:
+  std::string result_repr() const override { return "None"; }
 };
 // [future_state]
 

@@ -1,0 +1,42 @@
+// reprlib.hpp: values as Python's repr() shows them: a timer's "when=" (a
+// float), and a future's "result=" (asyncio shortens it with reprlib).
+//
+// Only the types Python has a counterpart of are shown: bool (True, False),
+// integers, floating point (Python's shortest float repr), std::string and
+// std::string_view (quoted; beyond 30 characters shortened to 'abc...xyz')
+// and std::monostate (None). For any other type reprlib_repr() is empty, and
+// the repr leaves "result=" out.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+
+namespace looplab {
+
+/// repr(x) of a Python float: "1.0", "0.1", "1e+16", "1e-05", "nan", "-inf".
+std::string python_float_repr(double value);
+/// reprlib.repr(s) of a Python str: repr(s), or, if that is longer than 30
+/// characters, its first 13 and last 14 around "...".
+std::string reprlib_string_repr(std::string_view text);
+
+/// reprlib.repr(value), or "" for a type Python has no counterpart of.
+template <typename T>
+std::string reprlib_repr(const T& value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return value ? "True" : "False";
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, char>) {
+    return std::to_string(value);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return python_float_repr(static_cast<double>(value));
+  } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
+    return reprlib_string_repr(value);
+  } else if constexpr (std::is_same_v<T, std::monostate>) {
+    return "None";  // looplab's value for "no value"
+  } else {
+    return {};
+  }
+}
+
+}  // namespace looplab
