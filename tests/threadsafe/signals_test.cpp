@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -179,6 +180,24 @@ TEST(Signals, AClosedLoopRefusesAValidSignalButAnInvalidOneIsStillAValueError) {
             "RuntimeError: Event loop is closed");
   EXPECT_EQ(thrown_by([&] { t.loop.add_signal_handler(0, [] {}); }),
             "ValueError: invalid signal number 0");
+}
+
+// asyncio checks the signal number, then the loop; an empty callback (which
+// asyncio would take, and fail on when the signal comes) is refused after both.
+TEST(Signals, TheNumberIsCheckedFirstThenTheLoopThenTheCallback) {
+  testing::TestLoop t;
+  std::function<void()> empty;
+  EXPECT_EQ(thrown_by([&] { t.loop.add_signal_handler(0, empty); }),
+            "ValueError: invalid signal number 0");
+  EXPECT_EQ(thrown_by([&] { t.loop.add_signal_handler(SIGUSR1, empty); }),
+            "TypeError: a callable object was expected by add_signal_handler(), got an empty "
+            "callback");
+  EXPECT_TRUE(is_default_action(SIGUSR1));
+  t.loop.close();
+  EXPECT_EQ(thrown_by([&] { t.loop.add_signal_handler(65, empty); }),
+            "ValueError: invalid signal number 65");
+  EXPECT_EQ(thrown_by([&] { t.loop.add_signal_handler(SIGUSR1, empty); }),
+            "RuntimeError: Event loop is closed");
 }
 
 TEST(Signals, AHandlersExceptionGoesToTheExceptionHandler) {

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "looplab/event_loop.hpp"
+#include "looplab/run.hpp"
 
 namespace looplab {
 namespace {
@@ -99,10 +100,6 @@ void drop_delivered() noexcept {
 // for its threads (32 and 33).
 bool is_valid_signal(int sig) { return sig >= 1 && sig < NSIG && sig != 32 && sig != 33; }
 
-void check_signal(int sig) {
-  if (!is_valid_signal(sig)) throw ValueError("invalid signal number " + std::to_string(sig));
-}
-
 bool in_main_thread() { return ::syscall(SYS_gettid) == ::getpid(); }
 
 // signal.signal(sig, handler) with siginterrupt(sig, False): system calls
@@ -117,10 +114,13 @@ int install(int sig, void (*handler)(int)) {
 
 }  // namespace
 
+void EventLoop::check_signal(int sig) {
+  if (!is_valid_signal(sig)) throw ValueError("invalid signal number " + std::to_string(sig));
+}
+
 // [add_signal_handler]
 void EventLoop::add_signal_callback(int sig, Callback callback, SourceLocation where) {
-  check_signal(sig);
-  check_closed();
+  check_closed();  // after check_signal(sig), in add_signal_handler()
   if (!in_main_thread()) {
     throw RuntimeError("set_wakeup_fd only works in main thread of the main interpreter");
   }
@@ -204,5 +204,31 @@ void EventLoop::wake_up() {
   // [wake_up_body]
 }
 // [wake_up]
+
+// [sigint_cancels_main]
+// asyncio.Runner.run() and _on_sigint() (runners.py), for run.hpp.
+SigintCancelsMain::SigintCancelsMain(EventLoop& loop, TaskBase& main) : loop_(loop) {
+  struct sigaction current {};
+  if (!in_main_thread() || ::sigaction(SIGINT, nullptr, &current) != 0) return;
+  // A program that set its own SIGINT action (or ignores it) keeps it.
+  if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) return;
+  loop.add_signal_handler(SIGINT, [this, &main] {
+    if (++interrupts_ == 1 && !main.as_future().done()) {
+      main.cancel();
+      return;
+    }
+    throw KeyboardInterrupt();
+  });
+  installed_ = true;
+}
+
+SigintCancelsMain::~SigintCancelsMain() {
+  if (!installed_ || loop_.is_closed()) return;
+  try {
+    loop_.remove_signal_handler(SIGINT);
+  } catch (...) {  // only a failed sigaction(): nothing better to do at the end
+  }
+}
+// [sigint_cancels_main]
 
 }  // namespace looplab

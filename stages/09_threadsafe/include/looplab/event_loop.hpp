@@ -261,6 +261,7 @@ class EventLoop {
   void add_signal_handler(int sig, F&& callback, SourceLocation where = SourceLocation::current()) {
     static_assert(!detail::is_coro<std::remove_cvref_t<F>>,
                   "coroutines cannot be used with add_signal_handler(): pass a function");
+    check_signal(sig);  // asyncio checks the number first, then the loop
     require_callable(callback, "add_signal_handler");
     add_signal_callback(sig, Callback(std::forward<F>(callback)), where);
   }
@@ -409,6 +410,8 @@ class EventLoop {
   Handle call_soon_threadsafe_callback(Callback callback, const Context* context,
                                        SourceLocation where);
   void take_threadsafe_callbacks();
+  /// ValueError("invalid signal number N") unless signal.valid_signals() has `sig`.
+  static void check_signal(int sig);
   void add_signal_callback(int sig, Callback callback, SourceLocation where);
   void wake_up();  // the self-pipe's reader: drain it, then look for signals
   void remove_all_signal_handlers() noexcept;
