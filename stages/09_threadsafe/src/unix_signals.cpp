@@ -19,7 +19,6 @@
 #include <string>
 
 #include "looplab/event_loop.hpp"
-#include "looplab/run.hpp"
 
 namespace looplab {
 namespace {
@@ -204,31 +203,5 @@ void EventLoop::wake_up() {
   // [wake_up_body]
 }
 // [wake_up]
-
-// [sigint_cancels_main]
-// asyncio.Runner.run() and _on_sigint() (runners.py), for run.hpp.
-SigintCancelsMain::SigintCancelsMain(EventLoop& loop, TaskBase& main) : loop_(loop) {
-  struct sigaction current {};
-  if (!in_main_thread() || ::sigaction(SIGINT, nullptr, &current) != 0) return;
-  // A program that set its own SIGINT action (or ignores it) keeps it.
-  if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) return;
-  loop.add_signal_handler(SIGINT, [this, &main] {
-    if (++interrupts_ == 1 && !main.as_future().done()) {
-      main.cancel();
-      return;
-    }
-    throw KeyboardInterrupt();
-  });
-  installed_ = true;
-}
-
-SigintCancelsMain::~SigintCancelsMain() {
-  if (!installed_ || loop_.is_closed()) return;
-  try {
-    loop_.remove_signal_handler(SIGINT);
-  } catch (...) {  // only a failed sigaction(): nothing better to do at the end
-  }
-}
-// [sigint_cancels_main]
 
 }  // namespace looplab

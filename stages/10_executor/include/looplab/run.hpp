@@ -1,7 +1,6 @@
 // run.hpp: run(main), asyncio.run(): a program's one entry into the loop.
 //
-// A fresh loop runs `main` as a task until it is done (a Ctrl-C cancels it,
-// and then comes out as KeyboardInterrupt); then, as asyncio's
+// A fresh loop runs `main` as a task until it is done; then, as asyncio's
 // Runner.close(): every task still pending is cancelled and given the turns
 // it needs to finish (its cleanup runs: asyncio's _cancel_all_tasks), the
 // default executor finishes its work and its threads end
@@ -19,40 +18,6 @@ namespace looplab {
 
 /// asyncio.runners._cancel_all_tasks: cancel what is left, and let it finish.
 void cancel_all_tasks(EventLoop& loop);
-
-// [run_sigint]
-/// asyncio.Runner's Ctrl-C, while it lives: if this is the main thread and
-/// SIGINT has its default action, the first SIGINT cancels `main`, and any
-/// later one (or one after `main` is done) raises KeyboardInterrupt out of
-/// the loop. Its end gives SIGINT its default action back.
-class SigintCancelsMain {
- public:
-  SigintCancelsMain(EventLoop& loop, TaskBase& main);
-  SigintCancelsMain(const SigintCancelsMain&) = delete;
-  SigintCancelsMain& operator=(const SigintCancelsMain&) = delete;
-  ~SigintCancelsMain();
-  bool interrupted() const noexcept { return interrupts_ > 0; }
-
- private:
-  EventLoop& loop_;
-  bool installed_ = false;
-  int interrupts_ = 0;
-};
-
-/// The middle of asyncio.Runner.run(): `main` run to its end, Ctrl-C
-/// cancelling it. A CancelledError that only Ctrl-C asked for (uncancel()
-/// finds no other request) comes out as KeyboardInterrupt.
-template <typename T>
-T run_main(EventLoop& loop, Task<T>& main) {
-  SigintCancelsMain sigint(loop, main.base());
-  try {
-    return loop.run_until_complete(main);
-  } catch (const CancelledError&) {
-    if (sigint.interrupted() && main.uncancel() == 0) throw KeyboardInterrupt();
-    throw;
-  }
-}
-// [run_sigint]
 
 /// How long run() waits for the default executor's threads (asyncio's
 /// constants.THREAD_JOIN_TIMEOUT).
@@ -90,10 +55,10 @@ T run(Coro<T> main, Clock& clock) {
   try {
     Task<T> task = create_task(loop, std::move(main));
     if constexpr (std::is_void_v<T>) {
-      run_main(loop, task);
+      loop.run_until_complete(task);
       close_runner(loop);
     } else {
-      T result = run_main(loop, task);
+      T result = loop.run_until_complete(task);
       close_runner(loop);
       return result;
     }
