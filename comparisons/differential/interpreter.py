@@ -222,12 +222,10 @@ def error_text(error):
     """An exception as the trace prints it: "cancelled" or "cancelled(MSG)",
     "exception ValueError(MESSAGE)", or "exception TYPE" for any other.
 
-    The message of a cancelled *task* is never printed (await_task, a timeout
-    region, which the task's CancelledError can leave, run_until_task, end):
-    CPython gives it only to the first caller of result() or exception() (the
-    CancelledError that ended the coroutine), later ones get CancelledError()
-    without it, and looplab gives it to every caller (README.md, "Stages 05
-    and 06")."""
+    A cancelled task's message is printed too: CPython gives the
+    CancelledError that ended the coroutine to the first caller of result()
+    or exception(), and later ones a CancelledError() without it, as looplab
+    does."""
     if isinstance(error, asyncio.CancelledError):
         message = str(error)
         return f"cancelled({message})" if message else "cancelled"
@@ -240,8 +238,9 @@ def error_text(error):
 
 
 def outcome(future):
-    """How a done future ended; cancelled without the message (retrieving a
-    task's CancelledError would use up the exception that ended it)."""
+    """How a done future ended, in a done callback; cancelled without the
+    message (retrieving a task's CancelledError would use it up for its
+    awaiters)."""
     if future.cancelled():
         return "cancelled"
     error = future.exception()
@@ -399,7 +398,7 @@ class Run:
         try:
             value = self.loop.run_until_complete(future)
         except asyncio.CancelledError as error:
-            text = "cancelled" if isinstance(future, asyncio.Task) else error_text(error)
+            text = error_text(error)
         except Exception as error:  # noqa: BLE001 - printed
             text = error_text(error)
         else:
@@ -470,9 +469,7 @@ class Run:
             try:
                 value = await awaitable
             except asyncio.CancelledError as error:
-                # No message where a task's CancelledError can come out (see error_text)
-                text = ("cancelled" if kind in ("await_task", "timeout", "group")
-                        else error_text(error))
+                text = error_text(error)
                 self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
                 if not task["catching"]:
                     raise

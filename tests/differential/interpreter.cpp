@@ -500,11 +500,9 @@ class Run {
   using Future = looplab::Future<long long>;
 
   // An exception as the trace prints it: "cancelled" or "cancelled(MSG)",
-  // "exception ValueError(MESSAGE)", or "exception TYPE" for any other. The
-  // message of a cancelled *task* is never printed (await_task, a timeout
-  // region, which the task's CancelledError can leave, run_until_task, end):
-  // CPython gives it only to the first caller of result() or exception(),
-  // looplab to every caller (README.md, "Stages 05 and 06").
+  // "exception ValueError(MESSAGE)", or "exception TYPE" for any other. A
+  // cancelled task's message is printed too: both give it to the first
+  // caller of result() or exception() only, later ones get none.
   static std::string error_text(const std::exception_ptr& error) {
     try {
       std::rethrow_exception(error);
@@ -535,8 +533,8 @@ class Run {
     }
   }
 
-  // How a done future ended; cancelled without the message (CPython's task
-  // would use up the exception that ended it).
+  // How a done future ended, in a done callback; cancelled without the
+  // message: asking for it would use up a task's for its awaiters.
   static std::string outcome(const Future& future) {
     if (future.cancelled()) return "cancelled";
     if (std::exception_ptr error = future.exception()) return error_text(error);
@@ -597,14 +595,14 @@ class Run {
   }
 
   // run_until F, run_until_task T (`is_task`: no cancel message, see error_text).
-  void run_until(const std::string& what, const Future& future, bool is_task = false) {
+  void run_until(const std::string& what, const Future& future) {
     std::string text;
     try {
       text = "value " + std::to_string(loop_.run_until_complete(future));
     } catch (const Watchdog&) {
       throw;
     } catch (const looplab::CancelledError&) {
-      text = is_task ? "cancelled" : error_text(std::current_exception());
+      text = error_text(std::current_exception());
     } catch (...) {
       text = error_text(std::current_exception());
     }
@@ -681,7 +679,7 @@ class Run {
     } else if (op.kind == "uncancel") {
       line("uncancel " + t + " -> " + std::to_string(task.uncancel()));
     } else {
-      run_until("run_until_task " + t, task, true);
+      run_until("run_until_task " + t, task);
     }
     return true;
   }
@@ -815,10 +813,7 @@ class Run {
           text = "value " + std::to_string(value);
         }
       } catch (const looplab::CancelledError&) {
-        // No message where a task's CancelledError can come out (see error_text).
-        bool from_task =
-            child.kind == "await_task" || child.kind == "timeout" || child.kind == "group";
-        text = from_task ? "cancelled" : error_text(std::current_exception());
+        text = error_text(std::current_exception());
         if (!*catching) cancelled = std::current_exception();
       } catch (const Watchdog&) {
         throw;
