@@ -1,6 +1,6 @@
 """repr() of a future that finished with a value shows it as reprlib.repr() does (result=...):
-numbers, True/False, None for no value, quoted strings shortened beyond 30 characters (counted
-in characters, not bytes)."""
+numbers, True/False, None for no value, quoted strings shortened once the quoted text passes
+30 characters (escapes count; characters, not bytes)."""
 import sys
 from pathlib import Path
 

@@ -1,9 +1,10 @@
 // repr() of a future that finished with a value shows it as reprlib.repr() does (result=...):
-// numbers, True/False, None for no value, quoted strings shortened beyond 30 characters (counted
-// in characters, not bytes).
+// numbers, True/False, None for no value, quoted strings shortened once the quoted text passes
+// 30 characters (escapes count; characters, not bytes).
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "scenarios/futures/futures_trace.hpp"

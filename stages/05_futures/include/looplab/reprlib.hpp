@@ -3,7 +3,8 @@
 //
 // Only the types Python has a counterpart of are shown: bool (True, False),
 // integers, floating point (Python's shortest float repr), std::string and
-// std::string_view (quoted; beyond 30 characters shortened to 'abc...xyz')
+// std::string_view (quoted; shortened to 'abc...xyz' once the quoted text,
+// escapes counted, passes 30 characters)
 // and std::monostate (None). For any other type reprlib_repr() is empty, and
 // the repr leaves "result=" out.
 #pragma once
