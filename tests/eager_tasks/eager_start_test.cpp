@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <coroutine>
 
 #include "eager_tasks/support.hpp"
 
@@ -273,6 +274,31 @@ TEST(EagerStart, AnEagerTaskOnAClosedLoopIsRuntimeError) {
                 [&] { (void)create_task(t.loop, step_logger(&log, "child", false, 1), kEager); }),
             "RuntimeError: Event loop is closed");
   EXPECT_TRUE(log.empty());
+}
+
+Coro<int> bad_yield(Log* log) {
+  try {
+    co_await std::suspend_always{};  // nothing a task can wait for
+  } catch (const RuntimeError& error) {
+    log->push_back(error.what());
+  }
+  co_return 1;
+}
+
+TEST(EagerStart, ABadYieldInTheEagerStepIsThrownInByTheNextStep) {
+  TestLoop t;
+  Log log;
+  std::optional<Task<int>> task;
+  inside_running_loop(t, [&] {
+    task = create_task(t.loop, bad_yield(&log), kEager);
+    EXPECT_FALSE(task->done());               // it goes on lazily, as after any suspension
+    EXPECT_EQ(all_tasks(t.loop).size(), 1U);  // all_tasks() sees it
+  });
+  EXPECT_TRUE(log.empty());
+  EXPECT_EQ(t.turns_until_done(*task), 1);
+  ASSERT_EQ(log.size(), 1U);
+  EXPECT_TRUE(log[0].starts_with("Task got bad yield: ")) << log[0];
+  EXPECT_EQ(task->result(), 1);
 }
 
 }  // namespace

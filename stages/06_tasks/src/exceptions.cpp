@@ -11,9 +11,7 @@
 #include <typeinfo>
 
 namespace looplab {
-namespace {
 
-// The readable name of a type: "looplab::ValueError" rather than "N7looplab10ValueErrorE".
 std::string type_name(const std::type_info& type) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> name(
@@ -23,6 +21,8 @@ std::string type_name(const std::type_info& type) {
   if (result.starts_with(kOurs)) result.erase(0, kOurs.size());
   return result;
 }
+
+namespace {
 
 // What Python shows of an exception's message: nothing for one made without
 // a message, whose what() is empty or only its type's name ("TimeoutError").

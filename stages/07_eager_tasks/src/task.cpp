@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <typeinfo>
 
 #include "looplab/plumbing/one_thread.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
@@ -244,6 +245,14 @@ void TaskBase::yield(std::coroutine_handle<> frame) {
   schedule_step(nullptr);
 }
 
+// Task.__step's `else` branch: the coroutine gave the task nothing it can
+// wait for. The frame stays where it suspended, and the next step throws
+// the error there, as CPython throws it at the bad `yield`.
+void TaskBase::refuse_bad_yield(std::coroutine_handle<> frame, const std::string& awaiter) {
+  resume_point_ = frame;
+  schedule_step(std::make_exception_ptr(RuntimeError("Task got bad yield: " + awaiter)));
+}
+
 void TaskBase::rethrow_injected() {
   if (inject_) std::rethrow_exception(std::exchange(inject_, nullptr));
 }
@@ -404,6 +413,11 @@ void suspend_task_on(FutureBase& future, std::coroutine_handle<> frame) {
 }
 void rethrow_injected() {
   if (TaskBase* task = TaskBase::current()) task->rethrow_injected();
+}
+void refuse_bad_yield(std::coroutine_handle<> frame, const std::type_info& awaiter) {
+  TaskBase* task = TaskBase::current();
+  if (task == nullptr) throw RuntimeError("co_await outside a task");
+  task->refuse_bad_yield(frame, type_name(awaiter));
 }
 }  // namespace detail
 

@@ -65,6 +65,7 @@ Future<void> sleep(EventLoop& loop, std::chrono::duration<Rep, Period> delay) {
 /// `yield`, exactly one turn, no timer).
 class SleepAwaiter {
  public:
+  using task_aware = void;   // it registers the task's wakeup, or yields
   SleepAwaiter() = default;  // yield once
   SleepAwaiter(Future<void> future, TimerHandle timer)
       : future_(std::move(future)), timer_(std::move(timer)) {}

@@ -308,6 +308,7 @@ class Future {
   /// completes, and wakes up one turn after that.
   auto operator co_await() const noexcept {
     struct Awaiter {
+      using task_aware [[maybe_unused]] = void;  // it registers the task's wakeup
       Future future;
       bool await_ready() const noexcept { return future.done(); }
       void await_suspend(std::coroutine_handle<> frame) const {

@@ -20,6 +20,8 @@
 #include <coroutine>
 #include <exception>
 #include <optional>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 #include "looplab/plumbing/block_pool.hpp"
@@ -41,6 +43,18 @@ Pump*& current_pump() noexcept;
 /// Throws what the running task's step was asked to throw into its
 /// coroutine (a CancelledError), if anything (task.cpp).
 void rethrow_injected();
+/// asyncio's Task accepts from its coroutine a future to wait for (it has
+/// _asyncio_future_blocking) or a bare yield, nothing else. Here the
+/// awaiters that tell the task how to go on say so with
+/// `using task_aware = void;`: a Future's, sleep()'s, a Coro's.
+template <typename Awaiter>
+concept TaskAware = requires {
+  typename std::remove_cvref_t<Awaiter>::task_aware;
+};
+/// A co_await that would suspend on any other awaiter (std::suspend_always,
+/// say) is refused as Task.__step refuses a bad yield: the next step throws
+/// RuntimeError("Task got bad yield: <the awaiter's type>") there (task.cpp).
+void refuse_bad_yield(std::coroutine_handle<> frame, const std::type_info& awaiter);
 
 /// Python throws a cancellation into a coroutine at the `await` where it
 /// waits (coro.throw()). C++ cannot throw into a suspended frame, so every
@@ -56,7 +70,12 @@ class ThrowsInjected {
   bool await_ready() { return awaiter_.await_ready(); }
   template <typename Promise>
   decltype(auto) await_suspend(std::coroutine_handle<Promise> frame) {
-    return awaiter_.await_suspend(frame);
+    if constexpr (TaskAware<Awaiter>) {
+      return awaiter_.await_suspend(frame);
+    } else {
+      // Not called: it could keep the frame, and resume it behind the task's back.
+      refuse_bad_yield(frame, typeid(std::remove_cvref_t<Awaiter>));
+    }
   }
   decltype(auto) await_resume() {
     rethrow_injected();
@@ -138,6 +157,7 @@ class [[nodiscard]] Coro {
   /// gives its result (or throws its exception). Costs no turn of the loop.
   auto operator co_await() && noexcept {
     struct Awaiter {
+      using task_aware [[maybe_unused]] = void;
       Frame child;
       bool await_ready() noexcept { return false; }
       void await_suspend(std::coroutine_handle<> parent) noexcept {

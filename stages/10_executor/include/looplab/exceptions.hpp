@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <typeinfo>
 
 namespace looplab {
 
@@ -132,6 +133,10 @@ class TimeoutError : public std::runtime_error {
   TimeoutError() : std::runtime_error("TimeoutError") {}
 };
 // [future_errors]
+
+/// The readable name of a type, without "looplab::": "ValueError" rather
+/// than "N7looplab10ValueErrorE".
+std::string type_name(const std::type_info& type);
 
 /// "TypeName: message", the way Python prints an exception; used in reports.
 std::string describe_exception(const std::exception_ptr& error);

@@ -101,6 +101,9 @@ class TaskBase {
   void suspend_on(FutureBase& future, std::coroutine_handle<> frame);
   /// The innermost frame yields for one turn (sleep(0)).
   void yield(std::coroutine_handle<> frame);
+  /// The innermost frame awaits something a task cannot wait for (coro.hpp,
+  /// TaskAware): the next step throws RuntimeError into it.
+  void refuse_bad_yield(std::coroutine_handle<> frame, const std::string& awaiter);
   /// For every co_await's resumption (coro.hpp, ThrowsInjected): throws what
   /// the step was asked to throw into the coroutine (a CancelledError), if
   /// anything.
