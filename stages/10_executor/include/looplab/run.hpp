@@ -5,6 +5,7 @@
 // it needs to finish (its cleanup runs: asyncio's _cancel_all_tasks), the
 // default executor finishes its work and its threads end
 // (shutdown_default_executor(), up to 300 seconds), and the loop is closed.
+// While main runs on the main thread, Ctrl-C cancels it (RunnerSigint).
 #pragma once
 
 #include <type_traits>
@@ -12,6 +13,7 @@
 
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
+#include "looplab/runner_sigint.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
@@ -44,6 +46,28 @@ inline void close_runner(EventLoop& loop) {
   loop.close();
 }
 
+/// asyncio.Runner.run(): the main task, run to its end with Ctrl-C
+/// turned into its cancellation (runner_sigint.hpp). If that cancellation
+/// ends it, and it did not take the cancellation back (uncancel() reaches
+/// zero), run() raises KeyboardInterrupt, as Python would have.
+template <typename T>
+T run_main_task(EventLoop& loop, Task<T>& task) {
+  RunnerSigint sigint(loop, task.state());
+  try {
+    if constexpr (std::is_void_v<T>) {
+      loop.run_until_complete(task);
+      sigint.take_interrupts();
+    } else {
+      T result = loop.run_until_complete(task);
+      sigint.take_interrupts();
+      return result;
+    }
+  } catch (const CancelledError&) {
+    if (sigint.interrupt_count() > 0 && task.uncancel() == 0) throw KeyboardInterrupt();
+    throw;
+  }
+}
+
 /// asyncio.run(main()): the result of `main`, run on a new loop (on the
 /// given clock, or the real one), which is closed afterwards.
 template <typename T>
@@ -55,10 +79,10 @@ T run(Coro<T> main, Clock& clock) {
   try {
     Task<T> task = create_task(loop, std::move(main));
     if constexpr (std::is_void_v<T>) {
-      loop.run_until_complete(task);
+      run_main_task(loop, task);
       close_runner(loop);
     } else {
-      T result = loop.run_until_complete(task);
+      T result = run_main_task(loop, task);
       close_runner(loop);
       return result;
     }
