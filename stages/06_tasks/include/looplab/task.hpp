@@ -223,6 +223,7 @@ class Task : public Future<T> {
 /// from the next turn on.
 template <typename T>
 Task<T> create_task(EventLoop& loop, Coro<T> coro, TaskOptions options = {}) {
+  coro.check_can_run("create_task()");
   Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro), std::move(options)));
   state->start();
   return Task<T>(std::move(state));

@@ -20,10 +20,12 @@
 #include <coroutine>
 #include <exception>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
 
+#include "looplab/exceptions.hpp"
 #include "looplab/plumbing/block_pool.hpp"
 
 namespace looplab {
@@ -155,7 +157,8 @@ class [[nodiscard]] Coro {
 
   /// `co_await child()`: runs the child inline, in the caller's task, and
   /// gives its result (or throws its exception). Costs no turn of the loop.
-  auto operator co_await() && noexcept {
+  auto operator co_await() && {
+    check_can_run("co_await");
     struct Awaiter {
       using task_aware [[maybe_unused]] = void;
       Frame child;
@@ -170,6 +173,14 @@ class [[nodiscard]] Coro {
   }
 
   bool done() const noexcept { return frame_ && frame_.done(); }
+  /// Throws unless this Coro can still run, as Python refuses `None` and a
+  /// coroutine awaited before: TypeError if it has no frame (moved from, or
+  /// given to a task), RuntimeError if its frame has run to the end.
+  void check_can_run(const char* use) const {
+    if (!frame_)
+      throw TypeError(std::string(use) + ": a coroutine was expected, got an empty Coro");
+    if (frame_.done()) throw RuntimeError("cannot reuse already awaited coroutine");
+  }
   /// Gives the frame to a Task, which then owns it.
   Frame release() noexcept { return std::exchange(frame_, {}); }
 

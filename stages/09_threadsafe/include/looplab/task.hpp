@@ -269,6 +269,7 @@ class Task : public Future<T> {
 /// that runs `coro`, from the next turn on, or, eager, from now.
 template <typename T>
 Task<T> create_task(EventLoop& loop, Coro<T> coro, TaskOptions options = {}) {
+  coro.check_can_run("create_task()");
   Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro)));
   state->begin(std::move(options));
   return Task<T>(std::move(state));

@@ -1,0 +1,78 @@
+// A Coro runs once. One moved from (or given to a task) has no frame, and
+// one that was awaited has run to its end: creating a task of either, or
+// awaiting either, raises what asyncio raises for None and for a coroutine
+// awaited twice, and the loop goes on.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "tasks/support.hpp"
+
+namespace looplab {
+namespace {
+
+using testing::TestLoop;
+using testing::thrown_by;
+
+Coro<int> one() { co_return 1; }
+
+TEST(UnusableCoro, CreateTaskOnAnEmptyCoroIsATypeError) {
+  TestLoop t;
+  Coro<int> coro = one();
+  Task<int> first = create_task(t.loop, std::move(coro));
+  EXPECT_EQ(thrown_by([&] { (void)create_task(t.loop, std::move(coro)); }),
+            "TypeError: create_task(): a coroutine was expected, got an empty Coro");
+  EXPECT_EQ(t.loop.run_until_complete(first), 1);  // the loop goes on
+}
+
+Coro<std::string> awaits_twice() {
+  Coro<int> coro = one();
+  int value = co_await std::move(coro);
+  try {
+    co_await std::move(coro);
+  } catch (const RuntimeError& error) {
+    co_return std::to_string(value) + ", then " + error.what();
+  }
+  co_return "awaited twice?!";
+}
+
+TEST(UnusableCoro, AwaitingACoroTwiceIsARuntimeError) {
+  TestLoop t;
+  Task<std::string> task = create_task(t.loop, awaits_twice());
+  EXPECT_EQ(t.loop.run_until_complete(task), "1, then cannot reuse already awaited coroutine");
+}
+
+Coro<std::string> awaits_a_coro_given_away(EventLoop* loop) {
+  Coro<int> coro = one();
+  Task<int> task = create_task(*loop, std::move(coro));
+  try {
+    co_await std::move(coro);
+  } catch (const TypeError& error) {
+    co_return error.what();
+  }
+  co_return "no error?!";
+}
+
+TEST(UnusableCoro, AwaitingACoroGivenToATaskIsATypeError) {
+  TestLoop t;
+  Task<std::string> task = create_task(t.loop, awaits_a_coro_given_away(&t.loop));
+  EXPECT_EQ(t.loop.run_until_complete(task),
+            "co_await: a coroutine was expected, got an empty Coro");
+}
+
+Coro<std::string> gives_an_awaited_coro_to_a_task(EventLoop* loop) {
+  Coro<int> coro = one();
+  co_await std::move(coro);
+  co_return thrown_by([&] { (void)create_task(*loop, std::move(coro)); });
+}
+
+TEST(UnusableCoro, CreateTaskOnAnAwaitedCoroIsARuntimeError) {
+  TestLoop t;
+  Task<std::string> task = create_task(t.loop, gives_an_awaited_coro_to_a_task(&t.loop));
+  EXPECT_EQ(t.loop.run_until_complete(task),
+            "RuntimeError: cannot reuse already awaited coroutine");
+}
+
+}  // namespace
+}  // namespace looplab
