@@ -23,18 +23,21 @@ std::atomic<int> interrupts{0};
 std::atomic<int> wakeup_fd{-1};
 static_assert(std::atomic<int>::is_always_lock_free);
 
+// sigaction() is async-signal-safe: the C handler may call this too.
+void give_sigint_its_default_action() noexcept {
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+}
+
 // Async-signal-safe, on whichever thread the kernel picked: an atomic add,
 // a write() and a sigaction(). From the second SIGINT on, SIGINT has its
 // default action again: if the loop is stuck in a step that never returns,
 // the next Ctrl-C still ends the program, as Python's second one ends the step.
-extern "C" void on_runner_sigint(int sig) {
+extern "C" void on_runner_sigint(int /*sig*/) {
   int saved_errno = errno;
-  if (interrupts.fetch_add(1, std::memory_order_release) >= 1) {
-    struct sigaction action {};
-    action.sa_handler = SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(sig, &action, nullptr);
-  }
+  if (interrupts.fetch_add(1, std::memory_order_release) >= 1) give_sigint_its_default_action();
   int fd = wakeup_fd.load(std::memory_order_relaxed);
   if (fd >= 0) {
     std::uint64_t one = 1;  // an eventfd needs 8 bytes; a socket pair takes any
@@ -119,10 +122,7 @@ RunnerSigint::~RunnerSigint() {
   struct sigaction current {};
   if (::sigaction(SIGINT, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) == 0 &&
       current.sa_handler == on_runner_sigint) {
-    struct sigaction action {};
-    action.sa_handler = SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, nullptr);
+    give_sigint_its_default_action();
   }
   wakeup_fd.store(-1, std::memory_order_relaxed);
   if (!loop_->is_closed()) loop_->remove_reader(runner_pipe().read_fd());
