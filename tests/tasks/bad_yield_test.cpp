@@ -88,6 +88,22 @@ TEST(BadYield, UncaughtItEndsTheTaskAndTheForeignAwaiterNeverSeesTheFrame) {
 
 Coro<void> suspends_forever() { co_await std::suspend_always{}; }
 
+Coro<std::string> awaits_a_child_that_yields_badly() {
+  try {
+    co_await suspends_forever();
+  } catch (const RuntimeError& error) {
+    co_return std::string("the parent caught: ") + error.what();
+  }
+  co_return "no error?!";
+}
+
+TEST(BadYield, InANestedCoroTheErrorComesOutOfTheChildIntoItsParent) {
+  TestLoop t;
+  Task<std::string> task = create_task(t.loop, awaits_a_child_that_yields_badly());
+  std::string result = t.loop.run_until_complete(task);
+  EXPECT_TRUE(result.starts_with("the parent caught: Task got bad yield: ")) << result;
+}
+
 TEST(BadYield, ACancelBeforeTheNextStepReplacesTheError) {
   TestLoop t;
   Task<void> task = create_task(t.loop, suspends_forever());

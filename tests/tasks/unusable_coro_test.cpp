@@ -74,5 +74,37 @@ TEST(UnusableCoro, CreateTaskOnAnAwaitedCoroIsARuntimeError) {
             "RuntimeError: cannot reuse already awaited coroutine");
 }
 
+Coro<int> waits_a_second() {
+  co_await sleep(std::chrono::seconds(1));
+  co_return 2;
+}
+
+Coro<int> awaits(Coro<int>* shared) {
+  int value = co_await std::move(*shared);
+  co_return value;
+}
+
+Coro<std::string> awaits_it_too(Coro<int>* shared, EventLoop* loop) {
+  std::string what = thrown_by([&] { (void)create_task(*loop, std::move(*shared)); });
+  try {
+    co_await std::move(*shared);
+  } catch (const RuntimeError& error) {
+    co_return what + " | " + error.what();
+  }
+  co_return "no error?!";
+}
+
+TEST(UnusableCoro, ACoroBeingAwaitedIsARuntimeErrorForAnyoneElse) {
+  TestLoop t;
+  Coro<int> shared = waits_a_second();
+  Task<int> first = create_task(t.loop, awaits(&shared));
+  t.turn();  // first now waits inside the shared coroutine
+  Task<std::string> second = create_task(t.loop, awaits_it_too(&shared, &t.loop));
+  EXPECT_EQ(t.loop.run_until_complete(second),
+            "RuntimeError: coroutine is being awaited already | coroutine is being awaited "
+            "already");
+  EXPECT_EQ(t.loop.run_until_complete(first), 2);  // undisturbed
+}
+
 }  // namespace
 }  // namespace looplab

@@ -53,8 +53,9 @@ template <typename Awaiter>
 concept TaskAware = requires {
   typename std::remove_cvref_t<Awaiter>::task_aware;
 };
-/// A co_await that would suspend on any other awaiter (std::suspend_always,
-/// say) is refused as Task.__step refuses a bad yield: the next step throws
+/// A co_await on any other awaiter whose await_ready() is false
+/// (std::suspend_always, say) is refused as Task.__step refuses a bad yield,
+/// without calling its await_suspend(): the next step throws
 /// RuntimeError("Task got bad yield: <the awaiter's type>") there (task.cpp).
 void refuse_bad_yield(std::coroutine_handle<> frame, const std::type_info& awaiter);
 
@@ -175,11 +176,13 @@ class [[nodiscard]] Coro {
   bool done() const noexcept { return frame_ && frame_.done(); }
   /// Throws unless this Coro can still run, as Python refuses `None` and a
   /// coroutine awaited before: TypeError if it has no frame (moved from, or
-  /// given to a task), RuntimeError if its frame has run to the end.
+  /// given to a task), RuntimeError if its frame has run to the end or runs
+  /// now for a frame that awaits it (only an await sets `continuation`).
   void check_can_run(const char* use) const {
     if (!frame_)
       throw TypeError(std::string(use) + ": a coroutine was expected, got an empty Coro");
     if (frame_.done()) throw RuntimeError("cannot reuse already awaited coroutine");
+    if (frame_.promise().continuation) throw RuntimeError("coroutine is being awaited already");
   }
   /// Gives the frame to a Task, which then owns it.
   Frame release() noexcept { return std::exchange(frame_, {}); }

@@ -268,7 +268,8 @@ class Task : public Future<T> {
 /// loop.create_task(coro, name=..., context=..., eager_start=...): a Task
 /// that runs `coro`, from the next turn on, or, eager, from now.
 template <typename T>
-Task<T> create_task(EventLoop& loop, Coro<T> coro, TaskOptions options = {}) {
+Task<T> create_task(EventLoop& loop, Coro<T>&& coro, TaskOptions options = {}) {
+  // Checked before it is moved from: a Coro refused stays its owner's.
   coro.check_can_run("create_task()");
   Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro)));
   state->begin(std::move(options));
