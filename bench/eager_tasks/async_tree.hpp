@@ -34,7 +34,10 @@
 
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "looplab/coro.hpp"
 #include "looplab/event_loop.hpp"
@@ -51,6 +54,8 @@ constexpr auto kIoSleep = 50ms;         // IO_SLEEP_TIME
 constexpr int kMemoizablePercent = 90;  // MEMOIZABLE_PERCENTAGE
 constexpr int kCpuPercent = 50;         // CPU_PROBABILITY (0.5), in percent
 
+constexpr int kQuickLevels = 4;  // LOOPLAB_BENCH_QUICK: the twins' --quick tree
+
 constexpr int tree_tasks(int levels) {
   int tasks = 0;
   for (int level = 1, width = kBranches; level <= levels; ++level, width *= kBranches)
@@ -59,6 +64,24 @@ constexpr int tree_tasks(int levels) {
 }
 constexpr int kTreeTasks = tree_tasks(kLevels);
 static_assert(kTreeTasks == 55'986);
+static_assert(tree_tasks(kQuickLevels) == 1'554);
+
+/// How deep a tree is: 6 levels, or 4 when LOOPLAB_BENCH_QUICK is set, as
+/// the report's quick (smoke) mode does, since the twins' --quick builds a
+/// 4-level tree. A tree's size is part of its workload: 1,554 tasks stay in
+/// the cache where 55,986 do not, so both sides must build the same one.
+inline int tree_levels() {
+  const char* quick = std::getenv("LOOPLAB_BENCH_QUICK");
+  return quick != nullptr && *quick != '\0' ? kQuickLevels : kLevels;
+}
+
+/// The label of a tree benchmark: the selector and the tree's size.
+inline std::string tree_label(EventLoop& loop, int levels) {
+  std::string tasks = std::to_string(tree_tasks(levels));
+  for (auto at = static_cast<std::ptrdiff_t>(tasks.size()) - 3; at > 0; at -= 3)
+    tasks.insert(static_cast<std::size_t>(at), ",");  // 55,986
+  return std::string(loop.selector().name()) + ": one tree of " + tasks + " tasks per batch";
+}
 
 /// Draws from 1 to 100: Knuth's MMIX linear congruential generator, the same
 /// three operations as the twins' Percentages, so both draw the same numbers.

@@ -19,7 +19,8 @@
 //
 // One operation = one task of the tree: gather() wraps each child coroutine
 // in a task, 6 + 36 + ... + 6^6 = 55,986 of them (the root is the batch's
-// own task, not counted). One batch = one tree. Google Benchmark reports
+// own task, not counted; 1,554 in the 4-level tree of the report's quick
+// mode, tree_levels()). One batch = one tree. Google Benchmark reports
 // wall and CPU time per task; a sleeping variant's wall time has a floor of
 // 50 ms / 55,986 = 893 ns a task, so the report compares the loops on CPU.
 //
@@ -63,20 +64,21 @@ Coro<int> recurse_with_gather(AsyncTree* tree, int recurse_level) {
   co_return 0;
 }
 
-Coro<int> run(AsyncTree* tree) {
+Coro<int> run(AsyncTree* tree, int levels) {
   if (tree->eager) tree->loop->set_task_factory(looplab::eager_task_factory);
-  int result = co_await recurse_with_gather(tree, kLevels);
+  int result = co_await recurse_with_gather(tree, levels);
   co_return result;
 }
 
 // One tree per batch, on the loop's default selector (the label says which).
 void async_tree_on(benchmark::State& state, WorkloadFunc workload_func, bool eager) {
   EventLoop loop;
-  state.SetLabel(std::string(loop.selector().name()) + ": one tree of 55,986 tasks per batch");
+  const int levels = tree_levels();
+  state.SetLabel(tree_label(loop, levels));
   long sum = 0;
-  while (state.KeepRunningBatch(kTreeTasks)) {
+  while (state.KeepRunningBatch(tree_tasks(levels))) {
     AsyncTree tree{&loop, workload_func, eager};
-    sum += loop.run_until_complete(run(&tree));
+    sum += loop.run_until_complete(run(&tree, levels));
   }
   benchmark::DoNotOptimize(sum);
 }

@@ -80,6 +80,9 @@ def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
         # first touch (a fault per page), and Google Benchmark would measure
         # it as 25 times slower whenever its estimate left few batches.
         command.append(f"--benchmark_min_warmup_time={0.01 if quick else 0.1}")
+        # A workload whose shape (not only its count) shrinks in the twins'
+        # --quick, the async_tree family's tree, reads this to shrink alike.
+        env = {"LOOPLAB_BENCH_QUICK": "1"} if quick else None
         stage_filter = filters.get(stage) if filters else None
         # A process per family: one benchmark's heap (the pool's free lists,
         # up to a million cached blocks per size, in the order the last
@@ -91,14 +94,14 @@ def plan_cpp_jobs(cpp: Sequence[tuple[int, Path]], raw_dir: Path, quick: bool,
             whole = command + [f"--benchmark_out={raw}"]
             if stage_filter:
                 whole.append(f"--benchmark_filter={stage_filter}")
-            jobs.append(Job(impl, f"c++ {binary.name}", whole, raw, CPP_TIMEOUT_S))
+            jobs.append(Job(impl, f"c++ {binary.name}", whole, raw, CPP_TIMEOUT_S, env=env))
             continue
         for family in names:
             raw = raw_dir / f"{impl.id}--{family}.json"
             jobs.append(Job(impl, f"c++ {binary.name} {family}",
                             command + [f"--benchmark_out={raw}",
                                        f"--benchmark_filter={benchmark_filter({family})}"],
-                            raw, CPP_TIMEOUT_S))
+                            raw, CPP_TIMEOUT_S, env=env))
     return jobs
 
 

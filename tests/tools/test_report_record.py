@@ -80,6 +80,15 @@ class Plan(unittest.TestCase):
         self.assertIn("--benchmark_filter=^(fd_scaling)(/|$)", jobs[2].command)
         self.assertIn("--benchmark_out=/raw/looplab_s04--fd_scaling.json", jobs[2].command)
         self.assertIn("--benchmark_repetitions=3", jobs[1].command)
+        self.assertIsNone(jobs[1].env)
+
+    def test_quick_mode_tells_the_benchmarks_so(self):
+        # The twins' --quick shrinks the async_tree trees; the C++ side reads
+        # LOOPLAB_BENCH_QUICK to build the same tree.
+        jobs = plan.plan_cpp_jobs([(7, Path("bench_s07"))], Path("/raw"), True, 1, Results(),
+                                  None, lambda binary, name_filter: ["async_tree_none"])
+        self.assertEqual(jobs[0].env, {"LOOPLAB_BENCH_QUICK": "1"})
+        self.assertIn("LOOPLAB_BENCH_QUICK=1 bench_s07", jobs[0].command_text())
 
     def test_a_program_lists_its_benchmark_families(self):
         with tempfile.TemporaryDirectory() as directory:
