@@ -1,7 +1,6 @@
 #include "looplab/runner_sigint.hpp"
 
 #include <signal.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +10,7 @@
 #include <memory>
 
 #include "looplab/exceptions.hpp"
+#include "looplab/main_thread.hpp"
 #include "looplab/plumbing/ref.hpp"
 #include "looplab/self_pipe.hpp"
 
@@ -45,8 +45,6 @@ extern "C" void on_runner_sigint(int /*sig*/) {
   }
   errno = saved_errno;
 }
-
-bool in_main_thread() { return ::syscall(SYS_gettid) == ::getpid(); }
 
 bool sigint_is_default() {
   struct sigaction current {};

@@ -9,7 +9,6 @@
 // Python-level handler as a normal callback: it runs in a later turn, where
 // it may do anything a callback may.
 #include <signal.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <array>
@@ -19,6 +18,7 @@
 #include <string>
 
 #include "looplab/event_loop.hpp"
+#include "looplab/main_thread.hpp"
 
 namespace looplab {
 namespace {
@@ -98,8 +98,6 @@ void drop_delivered() noexcept {
 // signal.valid_signals() on Linux: 1 to 64, but for the two glibc keeps
 // for its threads (32 and 33).
 bool is_valid_signal(int sig) { return sig >= 1 && sig < NSIG && sig != 32 && sig != 33; }
-
-bool in_main_thread() { return ::syscall(SYS_gettid) == ::getpid(); }
 
 // signal.signal(sig, handler) with siginterrupt(sig, False): system calls
 // that the signal interrupts are restarted. Returns errno, 0 on success.
