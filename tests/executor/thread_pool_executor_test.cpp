@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <chrono>
 #include <future>
 #include <latch>
 #include <memory>
@@ -150,6 +151,55 @@ TEST_F(PoolTest, SequentialRoundTripsKeepOneThread) {
   // the future: the next submit, made after result() returned, finds it.
   ThreadPoolExecutor pool(8);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(pool.submit([i] { return i; }).result(), i);
+  EXPECT_EQ(pool.thread_count(), 1U);
+}
+
+TEST_F(PoolTest, ADoneCallbackOnAWorkerThatWaitsForWorkItSubmittedGetsAThread) {
+  // The worker completing `first` runs its done callback, and counts itself
+  // idle meanwhile; but it cannot take the work that callback submits, so
+  // submit() starts a second thread, as CPython's does (one would wait for
+  // itself).
+  std::latch release(1);
+  ThreadPoolExecutor pool(4);
+  std::promise<int> inner_result;
+  auto first = pool.submit([&release] {
+    release.wait();
+    return 1;
+  });
+  first.add_done_callback([&pool, &inner_result](const concurrent::Future<int>& done) {
+    int value = done.result();
+    auto inner = pool.submit([value] { return value + 41; });
+    try {
+      inner_result.set_value(inner.result(std::chrono::seconds(30)));
+    } catch (...) {
+      inner_result.set_exception(std::current_exception());
+    }
+  });
+  release.count_down();  // the callback runs on the worker, not here
+  EXPECT_EQ(inner_result.get_future().get(), 42);
+  EXPECT_EQ(pool.thread_count(), 2U);
+}
+
+TEST_F(PoolTest, AQueuedFutureCompletedByHandIsReportedAndTheWorkerGoesOn) {
+  // Misuse: set_result() on the future of an item still in the queue. The
+  // worker says so on standard error, as thread.py logs it, never runs the
+  // call, and takes the next item (CPython's worker thread ends there).
+  std::latch release(1);
+  std::atomic<int> ran{0};
+  ThreadPoolExecutor pool(1);
+  auto blocked = pool.submit([&release] { release.wait(); });
+  auto queued = pool.submit([&ran] { return ++ran; });
+  queued.set_result(7);
+  ::testing::internal::CaptureStderr();
+  release.count_down();
+  EXPECT_EQ(pool.submit([] { return 8; }).result(), 8);  // the same worker, FIFO
+  std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(logged.find("in unexpected state: FINISHED"), std::string::npos) << logged;
+  EXPECT_NE(logged.find("Exception in worker\nRuntimeError: Future in unexpected state"),
+            std::string::npos)
+      << logged;
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(queued.result(), 7);
   EXPECT_EQ(pool.thread_count(), 1U);
 }
 

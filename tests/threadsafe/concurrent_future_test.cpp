@@ -61,8 +61,12 @@ TEST(ConcurrentFuture, SetRunningOrNotifyCancelTellsTheWorkWhetherToRun) {
             "RuntimeError: Future in unexpected state");
   concurrent::Future<void> finished;
   finished.set_result();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(thrown_by([&] { finished.set_running_or_notify_cancel(); }),
             "RuntimeError: Future in unexpected state");
+  // As _base.py logs it (critical) before it raises.
+  std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(logged.find("in unexpected state: FINISHED"), std::string::npos) << logged;
 }
 
 TEST(ConcurrentFuture, ReprNamesTheStateInLowerCaseAsPythonsDoes) {

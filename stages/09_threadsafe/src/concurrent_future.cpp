@@ -44,4 +44,11 @@ void report_callback_error(const std::string& future_repr,
   }
 }
 
+void report_unexpected_state(const void* future, State state) noexcept {
+  try {
+    std::cerr << "Future " << future << " in unexpected state: " << state_name(state) << std::endl;
+  } catch (...) {  // nothing left to tell it to
+  }
+}
+
 }  // namespace looplab::concurrent::detail

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 
 namespace looplab::concurrent {
 namespace {
@@ -32,8 +33,19 @@ std::size_t checked_max_workers(std::optional<std::size_t> max_workers) {
 
 // The pool whose worker the calling thread is, if it is one.
 thread_local const void* current_pool = nullptr;
+// Set while that worker completes a future: its done callbacks are running.
+thread_local bool completing = false;
 
 }  // namespace
+
+namespace detail {
+void report_worker_error(const std::exception_ptr& error) noexcept {
+  try {
+    std::cerr << "Exception in worker\n" << describe_exception(error) << std::endl;
+  } catch (...) {  // nothing left to tell it to
+  }
+}
+}  // namespace detail
 
 ThreadPoolExecutor::ThreadPoolExecutor(std::optional<std::size_t> max_workers,
                                        std::string thread_name_prefix)
@@ -97,7 +109,11 @@ void ThreadPoolExecutor::submit_work(std::unique_ptr<detail::WorkItem> item) {
   // queued item, or one more thread, up to max_workers. Wake a thread only
   // if one sleeps: an idle thread that is still completing its last future
   // looks at the queue before it sleeps.
-  if (pool.idle >= pool.queued) {
+  // A worker counts itself idle while it completes its last future
+  // (worker()), but it cannot take work its own done callbacks submit until
+  // they return: one that waited for that work would wait for itself.
+  std::size_t idle = pool.idle - (completing && current_pool == &pool ? 1 : 0);
+  if (idle >= pool.queued) {
     bool wake = pool.waiting > 0;
     lock.unlock();
     if (wake) pool.work_ready.notify_one();
@@ -149,7 +165,9 @@ void ThreadPoolExecutor::worker(const std::shared_ptr<Pool>& shared) noexcept {
     lock.lock();
     ++pool.idle;
     lock.unlock();
+    completing = true;
     item->complete();
+    completing = false;
     delete item;
     lock.lock();
     // [worker_body]

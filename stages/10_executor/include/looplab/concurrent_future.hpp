@@ -50,6 +50,9 @@ const char* state_description(State state) noexcept;
 // "exception calling callback for <Future ...>", as _base.py logs it.
 void report_callback_error(const std::string& future_repr,
                            const std::exception_ptr& error) noexcept;
+// "Future ... in unexpected state: FINISHED", as _base.py logs it before
+// set_running_or_notify_cancel() raises.
+void report_unexpected_state(const void* future, State state) noexcept;
 
 }  // namespace detail
 
@@ -127,6 +130,7 @@ class Future {
       state_->state = State::kRunning;
       return true;
     }
+    detail::report_unexpected_state(state_.get(), state_->state);
     throw RuntimeError("Future in unexpected state");
   }
 

@@ -42,6 +42,10 @@ using call_result_t = std::remove_cvref_t<std::invoke_result_t<F, Args...>>;
 
 namespace detail {
 
+/// "Exception in worker" and the error, on standard error, as thread.py
+/// logs an error of the worker itself (not of the function it calls).
+void report_worker_error(const std::exception_ptr& error) noexcept;
+
 // [work_item]
 /// One call waiting for a thread (thread.py's _WorkItem). Intrusive: the
 /// queue links the items themselves, so queueing one allocates nothing more.
@@ -75,7 +79,7 @@ class Work final : public WorkItem {
   void call() noexcept override {
     // [work_item_body]
     // Cancelled while it waited in the queue: the call never happens.
-    if (!future_.set_running_or_notify_cancel()) return;
+    if (!starts_running()) return;
     ran_ = true;
     try {
       if constexpr (std::is_void_v<R>) {
@@ -108,6 +112,18 @@ class Work final : public WorkItem {
   void cancel() noexcept override { future_.cancel(); }
 
  private:
+  // set_running_or_notify_cancel(), which refuses a future completed by
+  // hand while its item waited. CPython's worker logs that error and ends;
+  // this one logs it too, and goes on to the next item.
+  bool starts_running() noexcept {
+    try {
+      return future_.set_running_or_notify_cancel();
+    } catch (...) {
+      report_worker_error(std::current_exception());
+      return false;
+    }
+  }
+
   Future<R> future_;
   F fn_;
   std::tuple<Args...> args_;
