@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 
 #include "executor/executor_support.hpp"
 #include "looplab/addr_info.hpp"
+#include "looplab/exceptions.hpp"
 #include "looplab/task.hpp"
 #include "support/test_loop.hpp"
 
@@ -144,6 +146,14 @@ TEST_F(GetaddrinfoTest, AFailureIsAGaiErrorWithTheEaiCodeAndItsText) {
 
   error = gai_error_of(loop, loop.getaddrinfo("localhost", "80", 12345, SOCK_STREAM));
   EXPECT_EQ(error.rfind(std::to_string(EAI_FAMILY) + " | ", 0), 0U) << error;
+}
+
+TEST_F(GetaddrinfoTest, ItsReprShowsTheEaiCodesTextNotAnErrnos) {
+  // repr(socket.gaierror(-2, ...)) is "gaierror(-2, 'Name or service not
+  // known')": the code is getaddrinfo()'s, and so is the text.
+  std::exception_ptr error = std::make_exception_ptr(GaiError(EAI_NONAME));
+  EXPECT_EQ(exception_repr(error),
+            "GaiError(" + std::to_string(EAI_NONAME) + ", '" + gai_strerror(EAI_NONAME) + "')");
 }
 
 struct Descriptor {

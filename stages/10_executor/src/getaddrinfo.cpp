@@ -8,13 +8,32 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <system_error>
 
 #include "looplab/addr_info.hpp"
 
 namespace looplab {
 
+namespace {
+// getaddrinfo()'s EAI_ codes, which socket.gaierror carries: their text is
+// gai_strerror()'s, as in Python's gaierror(-2, 'Name or service not
+// known'), not strerror()'s ("Unknown error -2").
+class GaiCategory final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "getaddrinfo"; }
+  std::string message(int code) const override { return ::gai_strerror(code); }
+};
+
+const std::error_category& gai_category() noexcept {
+  static const GaiCategory category;
+  return category;
+}
+}  // namespace
+
 GaiError::GaiError(int eai_code)
-    : OSError(eai_code, ::gai_strerror(eai_code)), message_(::gai_strerror(eai_code)) {}
+    : OSError(eai_code, gai_category(), ::gai_strerror(eai_code)),
+      message_(::gai_strerror(eai_code)) {}
 
 // [socket_getaddrinfo]
 std::vector<AddrInfo> socket_getaddrinfo(const std::string& host, const std::string& port,

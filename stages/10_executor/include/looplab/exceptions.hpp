@@ -36,6 +36,12 @@ class OSError : public std::system_error {
  public:
   OSError(int error_number, const std::string& what)
       : std::system_error(error_number, std::generic_category(), what) {}
+
+ protected:
+  /// For an error whose number is not an errno (socket.gaierror's EAI_
+  /// codes): `category` gives its text, which repr() shows.
+  OSError(int error_number, const std::error_category& category, const std::string& what)
+      : std::system_error(error_number, category, what) {}
 };
 
 /// Python's ConnectionError and its subclasses, which Python's OSError(errno,
