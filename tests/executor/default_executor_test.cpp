@@ -131,12 +131,13 @@ TEST_F(DefaultExecutorTest, ShutdownDefaultExecutorPastItsTimeoutWarnsAndReturns
     ::testing::internal::CaptureStderr();
     // The timeout runs on the real clock: it fires while the call is still
     // blocked, whatever the time it takes.
-    loop.run_until_complete(loop.shutdown_default_executor(0.001));
+    loop.run_until_complete(loop.shutdown_default_executor(0.00001));
     std::string warnings = ::testing::internal::GetCapturedStderr();
     for (const std::string& report : reports) warnings += report + "\n";
-    // 3.13's words ("finishing" included), and the timeout as Python prints it.
+    // 3.13's words ("finishing" included), and the timeout as Python prints
+    // it: f"{0.00001}" is '1e-05' (and f"{0.0001}" '0.0001').
     EXPECT_NE(
-        warnings.find("The executor did not finishing joining its threads within 0.001 seconds."),
+        warnings.find("The executor did not finishing joining its threads within 1e-05 seconds."),
         std::string::npos)
         << warnings;
     EXPECT_FALSE(work.finished);
@@ -169,7 +170,7 @@ TEST_F(DefaultExecutorTest, CloseAfterATimedOutShutdownDoesNotWaitForTheThreads)
         [](EventLoop&, const ExceptionContext&) {});  // the timeout's warning
     Future<void> call = loop.run_in_executor(nullptr, [&work] { work(); });
     work.started.wait();
-    loop.run_until_complete(loop.shutdown_default_executor(0.001));
+    loop.run_until_complete(loop.shutdown_default_executor(0.00001));
     // asyncio's close() shuts the executor down without waiting: the helper
     // thread still waits for the call, and close() would never return if it
     // joined it.

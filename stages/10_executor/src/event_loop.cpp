@@ -6,6 +6,7 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -529,10 +530,16 @@ void EventLoop::retire_default_executor() noexcept {
 namespace {
 Coro<void> await_future(Future<void> future) { co_await future; }
 
-// Python prints a float's shortest form: 0.5, 1e-05; 300 for asyncio.run()'s int.
+// As Python prints the timeout: an int as itself (asyncio.run()'s 300), a
+// float in its shortest form, positional from 1e-4 up to 1e16 (0.0001,
+// 100000) and scientific outside (1e-05).
 std::string seconds_text(double seconds) {
+  double magnitude = std::fabs(seconds);
+  bool positional = magnitude == 0 || (magnitude >= 1e-4 && magnitude < 1e16);
   std::array<char, 32> text{};
-  auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), seconds);
+  auto [end, error] =
+      std::to_chars(text.data(), text.data() + text.size(), seconds,
+                    positional ? std::chars_format::fixed : std::chars_format::scientific);
   return error == std::errc() ? std::string(text.data(), end) : std::to_string(seconds);
 }
 }  // namespace
