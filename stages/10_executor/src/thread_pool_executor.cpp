@@ -69,6 +69,13 @@ ThreadPoolExecutor::~ThreadPoolExecutor() {
 
 bool ThreadPoolExecutor::on_own_thread() const noexcept { return current_pool == pool_.get(); }
 
+// A worker counts itself idle while it completes its last future
+// (worker()), but it cannot take work its own done callbacks submit until
+// they return: one that waited for that work would wait for itself.
+std::size_t ThreadPoolExecutor::Pool::idle_for_new_work() const noexcept {
+  return idle - (completing && current_pool == this ? 1 : 0);
+}
+
 ThreadPoolExecutor::Pool::~Pool() {
   // Only items no thread ever took: one whose thread failed to start.
   while (head != nullptr) delete std::exchange(head, head->next);
@@ -109,11 +116,7 @@ void ThreadPoolExecutor::submit_work(std::unique_ptr<detail::WorkItem> item) {
   // queued item, or one more thread, up to max_workers. Wake a thread only
   // if one sleeps: an idle thread that is still completing its last future
   // looks at the queue before it sleeps.
-  // A worker counts itself idle while it completes its last future
-  // (worker()), but it cannot take work its own done callbacks submit until
-  // they return: one that waited for that work would wait for itself.
-  std::size_t idle = pool.idle - (completing && current_pool == &pool ? 1 : 0);
-  if (idle >= pool.queued) {
+  if (pool.idle_for_new_work() >= pool.queued) {
     bool wake = pool.waiting > 0;
     lock.unlock();
     if (wake) pool.work_ready.notify_one();

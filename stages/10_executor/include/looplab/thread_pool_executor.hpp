@@ -201,6 +201,8 @@ class ThreadPoolExecutor {
     std::size_t waiting = 0;  // of those, threads asleep on work_ready
     std::size_t started = 0;  // threads started so far
     bool shutdown = false;
+    /// The idle threads that can take an item submitted now, by this thread.
+    std::size_t idle_for_new_work() const noexcept;
     std::vector<std::thread> threads;    // every thread started
     bool joining = false;                // a shutdown(true) is joining them
     bool joined = false;                 // it has: they have all ended
