@@ -202,6 +202,22 @@ TEST(Creation, ReprShowsTheStateAndTheName) {
   EXPECT_EQ(returned.repr(), "<Task finished name='r' result=3>");
 }
 
+TEST(Creation, ReprSaysCancellingWhileACancelledTaskIsStillPending) {
+  // base_tasks.py: a task not done with cancelling() > 0 is "cancelling".
+  TestLoop t;
+  Future<int> never = t.loop.create_future<int>();
+  Task<int> task = create_task(t.loop, result_of(never), {.name = "w"});
+  t.turns(1);
+  EXPECT_EQ(task.repr(), "<Task pending name='w'>");
+  task.cancel();
+  EXPECT_EQ(task.repr(), "<Task cancelling name='w'>");
+  EXPECT_EQ(task.uncancel(), 0);
+  EXPECT_EQ(task.repr(), "<Task pending name='w'>");
+  task.cancel();
+  t.turns(2);
+  EXPECT_EQ(task.repr(), "<Task cancelled name='w'>");
+}
+
 TEST(Creation, ANamedTaskKeepsItsNameAndTheNextUnnamedOneTakesTheNextNumber) {
   TestLoop t;
   static ContextVar<std::string> request("request", "none");

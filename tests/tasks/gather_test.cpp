@@ -54,6 +54,19 @@ TEST(Gather, TheVectorFormTakesAnyNumberOfChildren) {
   EXPECT_EQ(t.loop.run_until_complete(gather(t.loop, std::move(children))), expected);
 }
 
+TEST(Gather, ReprNamesTheGatheringFuture) {
+  // As repr() of asyncio's _GatheringFuture, the class the never-retrieved
+  // report names too.
+  TestLoop t;
+  Future<int> child = t.loop.create_future<int>();
+  Future<std::vector<int>> all = gather(t.loop, std::vector<Future<int>>{child});
+  EXPECT_EQ(all.repr(), "<_GatheringFuture pending>");
+  child.set_exception(ValueError("x"));
+  t.turns(1);
+  EXPECT_EQ(all.repr(), "<_GatheringFuture finished exception=ValueError('x')>");
+  (void)all.exception();
+}
+
 TEST(Gather, TheOuterCompletesOneTurnAfterTheLastChild) {
   TestLoop t;
   Future<int> a = t.loop.create_future<int>();

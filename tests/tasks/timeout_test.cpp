@@ -376,6 +376,43 @@ TEST(Timeout, ExpiredIsTrueOnceTheDeadlineFiredAndReschedulingIsThenAnError) {
                       "TimeoutError"}));
 }
 
+TEST(Timeout, ReprShowsTheStateAndWhileActiveTheDeadline) {
+  // timeouts.py's __repr__: when= in seconds rounded to 3 places, only
+  // while the block runs.
+  TestLoop t;
+  auto body = [](Timeout& cm, Log* log, EventLoop* loop) -> Coro<void> {
+    log->push_back(cm.repr());
+    cm.reschedule(std::nullopt);
+    log->push_back(cm.repr());
+    cm.reschedule(loop->time() + 1234567us);
+    log->push_back(cm.repr());
+    try {
+      co_await sleep(5s);
+    } catch (const CancelledError&) {
+      log->push_back(cm.repr());
+      throw;
+    }
+  };
+  auto main = [](decltype(body) fn, Log* log, EventLoop* loop) -> Coro<void> {
+    Timeout created(std::nullopt);
+    log->push_back(created.repr());
+    try {
+      co_await timeout(1500ms, fn, log, loop);
+    } catch (const TimeoutError&) {
+    }
+    Timeout manual(std::nullopt);
+    manual.enter();
+    (void)manual.exit(nullptr);
+    log->push_back(manual.repr());
+  };
+  Log log;
+  Task<void> task = create_task(t.loop, main, body, &log, &t.loop);
+  t.run_until_done(task);
+  EXPECT_EQ(log, (Log{"<Timeout [created]>", "<Timeout [active] when=1.5>",
+                      "<Timeout [active] when=None>", "<Timeout [active] when=1.235>",
+                      "<Timeout [expiring]>", "<Timeout [finished]>"}));
+}
+
 TEST(Timeout, ATimeoutOutsideATaskOrNotEnteredIsARuntimeError) {
   Timeout cm(std::nullopt);
   EXPECT_EQ(testing::thrown_by([&] { cm.reschedule(std::nullopt); }),

@@ -150,7 +150,8 @@ std::string FutureBase::repr_as(std::string_view kind, std::string_view extra) c
   std::string text = "<" + std::string(kind);
   switch (state_) {
     case State::kPending:
-      text += " pending";
+      text += " ";
+      text += pending_word();
       break;
     case State::kCancelled:
       text += " cancelled";

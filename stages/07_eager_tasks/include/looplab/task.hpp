@@ -235,6 +235,10 @@ class TaskState final : public FutureState<T>, public TaskBase {
   std::string repr() const override {
     return this->repr_as("Task", " name=" + python_repr(get_name()));
   }
+  /// A pending task asked to cancel: "<Task cancelling name='Task-1'>".
+  const char* pending_word() const noexcept override {
+    return cancelling() > 0 ? "cancelling" : "pending";
+  }
   /// Task.get_context(): the Context every step runs in (and the exception
   /// handler, for a report about this task).
   Context* get_context() noexcept override { return &context(); }

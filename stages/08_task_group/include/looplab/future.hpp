@@ -125,6 +125,9 @@ class FutureBase : public RefCounted, public PoolAllocated {
   virtual std::string result_repr() const { return {}; }
   /// "<KIND STATE`extra` exception=...>" (or result=...), the shape both reprs share.
   std::string repr_as(std::string_view kind, std::string_view extra) const;
+  /// The word repr() gives a pending future; a task asked to cancel says
+  /// "cancelling" instead (base_tasks.py).
+  virtual const char* pending_word() const noexcept { return "pending"; }
   /// What Task.cancel() does first: an exception it finished with is not
   /// reported as never retrieved (asyncio clears _log_traceback).
   void silence_never_retrieved() noexcept { retrieved_ = true; }

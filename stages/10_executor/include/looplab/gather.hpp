@@ -69,8 +69,10 @@ class GatheringState final : public FutureState<GatherResult<T, kReturnException
   GatheringState(EventLoop& loop, std::size_t count) : FutureState<Result>(loop), count_(count) {
     children_.reserve(count);
   }
-  // CPython names the class in the report: asyncio's _GatheringFuture.
+  // CPython names the class in the report and the repr: asyncio's
+  // _GatheringFuture.
   ~GatheringState() override { this->report_if_never_retrieved("_GatheringFuture"); }
+  std::string repr() const override { return this->repr_as("_GatheringFuture", ""); }
   GatheringState(const GatheringState&) = delete;
   GatheringState& operator=(const GatheringState&) = delete;
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
 #include <concepts>
 #include <exception>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "looplab/event_loop.hpp"
 #include "looplab/future.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
+#include "looplab/reprlib.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
@@ -40,6 +42,16 @@ class Timeout {
 
   /// The deadline, in loop time; nullopt for none.
   std::optional<Clock::time_point> when() const noexcept { return when_; }
+  /// repr(timeout): "<Timeout [active] when=12.5>"; the deadline, in
+  /// seconds rounded to 3 places, only while the block runs (timeouts.py).
+  std::string repr() const {
+    std::string text = std::string("<Timeout [") + state_name() + "]";
+    if (state_ == State::kEntered) {
+      text += " when=";
+      text += when_ ? python_float_repr(std::round(seconds(*when_) * 1000) / 1000) : "None";
+    }
+    return text + ">";
+  }
   /// Whether the deadline passed and cancelled the block.
   bool expired() const noexcept { return state_ == State::kExpiring || state_ == State::kExpired; }
   /// Moves the deadline (nullopt: none). A deadline already past cancels at
@@ -92,6 +104,9 @@ class Timeout {
 
  private:
   enum class State { kCreated, kEntered, kExpiring, kExpired, kExited };
+  static double seconds(Clock::time_point when) {
+    return std::chrono::duration<double>(when.time_since_epoch()).count();
+  }
   const char* state_name() const noexcept {
     switch (state_) {
       case State::kCreated:
