@@ -22,7 +22,8 @@
 // own task, not counted; 1,554 in the 4-level tree of the report's quick
 // mode, tree_levels()). One batch = one tree. Google Benchmark reports
 // wall and CPU time per task; a sleeping variant's wall time has a floor of
-// 50 ms / 55,986 = 893 ns a task, so the report compares the loops on CPU.
+// 50 ms / 55,986 = 893 ns a task (the full tree), so the report compares
+// the loops on CPU.
 //
 // The coroutines take pointers and ints, never references, and nothing but
 // a named local or a plain call is ever the operand of co_await (g++ 12

@@ -386,6 +386,8 @@ TEST(Timeout, ReprShowsTheStateAndWhileActiveTheDeadline) {
     log->push_back(cm.repr());
     cm.reschedule(loop->time() + 1234567us);
     log->push_back(cm.repr());
+    cm.reschedule(loop->time() + 1234500us);  // round(1.2345, 3) is 1.234
+    log->push_back(cm.repr());
     try {
       co_await sleep(5s);
     } catch (const CancelledError&) {
@@ -410,6 +412,7 @@ TEST(Timeout, ReprShowsTheStateAndWhileActiveTheDeadline) {
   t.run_until_done(task);
   EXPECT_EQ(log, (Log{"<Timeout [created]>", "<Timeout [active] when=1.5>",
                       "<Timeout [active] when=None>", "<Timeout [active] when=1.235>",
+                      "<Timeout [active] when=1.234>",
                       "<Timeout [expiring]>", "<Timeout [finished]>"}));
 }
 

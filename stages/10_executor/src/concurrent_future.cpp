@@ -1,5 +1,6 @@
 #include "looplab/concurrent_future.hpp"
 
+#include <cstdint>
 #include <iostream>
 
 namespace looplab::concurrent::detail {
@@ -46,7 +47,9 @@ void report_callback_error(const std::string& future_repr,
 
 void report_unexpected_state(const void* future, State state) noexcept {
   try {
-    std::cerr << "Future " << future << " in unexpected state: " << state_name(state) << std::endl;
+    // As _base.py logs id(self): a decimal number.
+    std::cerr << "Future " << reinterpret_cast<std::uintptr_t>(future)
+              << " in unexpected state: " << state_name(state) << std::endl;
   } catch (...) {  // nothing left to tell it to
   }
 }

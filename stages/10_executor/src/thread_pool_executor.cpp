@@ -168,15 +168,21 @@ void ThreadPoolExecutor::worker(const std::shared_ptr<Pool>& shared) noexcept {
     lock.lock();
     ++pool.idle;
     lock.unlock();
-    completing = true;
-    item->complete();
-    completing = false;
-    delete item;
+    complete_and_delete(item);
     lock.lock();
     // [worker_body]
   }
 }
 // [worker]
+
+// Work the callbacks submit meanwhile cannot go to this thread, which is
+// busy running them: idle_for_new_work() reads the flag.
+void ThreadPoolExecutor::complete_and_delete(detail::WorkItem* item) noexcept {
+  completing = true;
+  item->complete();
+  completing = false;
+  delete item;
+}
 
 // [shutdown]
 void ThreadPoolExecutor::shutdown(bool wait, bool cancel_futures) {

@@ -10,9 +10,11 @@
 // through; a body that catches the cancellation and returns, returns.
 #pragma once
 
+#include <array>
 #include <chrono>
-#include <cmath>
 #include <concepts>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <string>
@@ -48,7 +50,7 @@ class Timeout {
     std::string text = std::string("<Timeout [") + state_name() + "]";
     if (state_ == State::kEntered) {
       text += " when=";
-      text += when_ ? python_float_repr(std::round(seconds(*when_) * 1000) / 1000) : "None";
+      text += when_ ? python_float_repr(rounded_to_milliseconds(seconds(*when_))) : "None";
     }
     return text + ">";
   }
@@ -106,6 +108,14 @@ class Timeout {
   enum class State { kCreated, kEntered, kExpiring, kExpired, kExited };
   static double seconds(Clock::time_point when) {
     return std::chrono::duration<double>(when.time_since_epoch()).count();
+  }
+  // Python's round(x, 3): correctly rounded from x's exact binary value, as
+  // printf's "%.3f" is (1.2345 is just below the tie: 1.234). Multiplying
+  // by 1000 first would round that product instead.
+  static double rounded_to_milliseconds(double seconds) {
+    std::array<char, 64> text{};
+    std::snprintf(text.data(), text.size(), "%.3f", seconds);
+    return std::strtod(text.data(), nullptr);
   }
   const char* state_name() const noexcept {
     switch (state_) {

@@ -31,7 +31,8 @@ class ValueError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-/// Python's OSError: a system call failed; code() is the errno.
+/// Python's OSError: a system call failed; code() is the errno (for
+/// GaiError, getaddrinfo()'s EAI_ code).
 class OSError : public std::system_error {
  public:
   OSError(int error_number, const std::string& what)

@@ -212,6 +212,9 @@ class ThreadPoolExecutor {
   void submit_work(std::unique_ptr<detail::WorkItem> item);
   void start_thread(std::unique_lock<std::mutex>& lock);
   static void worker(const std::shared_ptr<Pool>& pool) noexcept;
+  /// The end of a worker's round: completes the item's future, whose done
+  /// callbacks run on this thread meanwhile, and deletes the item.
+  static void complete_and_delete(detail::WorkItem* item) noexcept;
   /// Is the calling thread one of this pool's workers?
   bool on_own_thread() const noexcept;
 
