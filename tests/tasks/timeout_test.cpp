@@ -410,10 +410,10 @@ TEST(Timeout, ReprShowsTheStateAndWhileActiveTheDeadline) {
   Log log;
   Task<void> task = create_task(t.loop, main, body, &log, &t.loop);
   t.run_until_done(task);
-  EXPECT_EQ(log, (Log{"<Timeout [created]>", "<Timeout [active] when=1.5>",
-                      "<Timeout [active] when=None>", "<Timeout [active] when=1.235>",
-                      "<Timeout [active] when=1.234>",
-                      "<Timeout [expiring]>", "<Timeout [finished]>"}));
+  EXPECT_EQ(log,
+            (Log{"<Timeout [created]>", "<Timeout [active] when=1.5>",
+                 "<Timeout [active] when=None>", "<Timeout [active] when=1.235>",
+                 "<Timeout [active] when=1.234>", "<Timeout [expiring]>", "<Timeout [finished]>"}));
 }
 
 TEST(Timeout, ATimeoutOutsideATaskOrNotEnteredIsARuntimeError) {
