@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <mutex>
@@ -18,6 +16,7 @@
 #include "looplab/plumbing/check.hpp"
 #include "looplab/plumbing/prefetch.hpp"
 #include "looplab/plumbing/scope_exit.hpp"
+#include "looplab/reprlib.hpp"
 #include "looplab/task.hpp"
 #include "looplab/timeout.hpp"
 #include "looplab/virtual_time_selector.hpp"
@@ -530,17 +529,12 @@ void EventLoop::retire_default_executor() noexcept {
 namespace {
 Coro<void> await_future(Future<void> future) { co_await future; }
 
-// As Python prints the timeout: an int as itself (asyncio.run()'s 300), a
-// float in its shortest form, positional from 1e-4 up to 1e16 (0.0001,
-// 100000) and scientific outside (1e-05).
+// As Python prints the timeout: a float as repr() does (0.0001, 1e-05), an
+// integral one as the int asyncio.run() passes (300, not 300.0).
 std::string seconds_text(double seconds) {
-  double magnitude = std::fabs(seconds);
-  bool positional = magnitude == 0 || (magnitude >= 1e-4 && magnitude < 1e16);
-  std::array<char, 32> text{};
-  auto [end, error] =
-      std::to_chars(text.data(), text.data() + text.size(), seconds,
-                    positional ? std::chars_format::fixed : std::chars_format::scientific);
-  return error == std::errc() ? std::string(text.data(), end) : std::to_string(seconds);
+  std::string text = python_float_repr(seconds);
+  if (text.ends_with(".0")) text.resize(text.size() - 2);
+  return text;
 }
 }  // namespace
 
