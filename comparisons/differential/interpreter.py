@@ -75,6 +75,8 @@ OPS = {
     "timeout": (2, True, 6),  # timeout ID MS     async with asyncio.timeout(MS): its body
     "wait_first": (2, False, 6),  # wait_first F MS   await asyncio.wait([F], timeout=MS, FIRST_COMPLETED)
     "set_task_result": (1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
+    # gather T F E      await asyncio.gather(T, F[, T], return_exceptions=E & 1): T twice if E & 2
+    "gather": (3, False, 6),
     # Stage 07: eager tasks.
     "task_factory": (1, False, 7),  # task_factory E    loop.set_task_factory(eager_task_factory if E else None)
     # Stage 08: task groups, in a task's body only.
@@ -87,7 +89,7 @@ SCHEDULING = ("soon", "later", "at", "post")
 # Ops that only a task's body (or a timeout region in it) may hold, and ops
 # that only the top level may.
 AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first",
-          "group")
+          "group", "gather")
 TASK_ONLY = AWAITS + ("catch_cancel",)
 TOP_ONLY = ("run_until", "run_until_task")
 # The ops of stages 05 and 06: a program with any of them gets the sentinel of latest_deadline().
@@ -454,6 +456,10 @@ class Run:
                 awaitable = self.limited(child, id_, task, group)
             elif kind == "group":
                 awaitable = self.grouped(child, id_, task)
+            elif kind == "gather":
+                awaitable = self.gathered(*child.args)
+                if awaitable is None:
+                    continue
             else:
                 table = self.tasks if kind == "await_task" else self.futures
                 awaitable = table.get(child.args[0])
@@ -479,9 +485,27 @@ class Run:
             else:
                 if kind == "wait_first":
                     text = "done" if value[0] else "pending"
+                elif kind == "gather":
+                    text = "values [" + ", ".join(
+                        error_text(v) if isinstance(v, BaseException) else str(v)
+                        for v in value) + "]"
                 else:
                     text = "done" if kind in ("sleep", "timeout", "group") else f"value {value}"
             self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
+
+    def gathered(self, task_id, future_id, how):
+        """gather T F E: asyncio.gather() of task T, then future F (left out if
+        the program has no F), then T again if E & 2; return_exceptions if E & 1.
+        None if there is no task T."""
+        task = self.tasks.get(task_id)
+        if task is None:
+            return None
+        children = [task]
+        if future_id in self.futures:
+            children.append(self.futures[future_id])
+        if how & 2:
+            children.append(task)
+        return asyncio.gather(*children, return_exceptions=bool(how & 1))
 
     async def limited(self, op, id_, task, group):
         """timeout ID MS: its body, under asyncio.timeout(MS)."""

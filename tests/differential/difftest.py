@@ -98,6 +98,8 @@ OP_SPECS: Dict[str, OpSpec] = {
     "timeout": OpSpec(2, True, 6),  # timeout ID MS    async with asyncio.timeout(MS): its body
     "wait_first": OpSpec(2, False, 6),  # wait_first F MS  await asyncio.wait([F], timeout=MS, FIRST_COMPLETED)
     "set_task_result": OpSpec(1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
+    # gather T F E   await asyncio.gather(T, F[, T]): E 1 return_exceptions=True, 2 T twice
+    "gather": OpSpec(3, False, 6),
     # Stage 07: eager tasks. E 1: asyncio.eager_task_factory; 0: the default (lazy).
     "task_factory": OpSpec(1, False, 7),  # task_factory E   loop.set_task_factory(...)
     # Stage 08: task groups, in task bodies only.
@@ -113,9 +115,10 @@ FUTURE_KINDS = frozenset(kind for kind, spec in OP_SPECS.items() if spec.since >
 # Ops whose first operand names a callback or a task (a done callback's id, a
 # task's id): renumbered() keeps them in step with the ops that make them.
 REFERS_TO_ID = ("cancel", "remove_cb", "await_task", "cancel_task", "cancelling", "uncancel",
-                "run_until_task", "set_task_result")
+                "run_until_task", "set_task_result", "gather")
 # What a task's body awaits (each prints what it got).
-AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first")
+AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first",
+          "gather")
 
 
 class Op:
@@ -346,6 +349,11 @@ class Generator:
             # stages' programs stay the same).
             if "group" in self.kinds and depth < self.max_depth and rng.random() < 0.12:
                 body.append(self.group(depth, id_, in_reader))
+                continue
+            # gather() of a task and a future (no draw before it either).
+            if "gather" in self.kinds and self.closed_tasks and rng.random() < 0.06:
+                body.append(Op("gather", (rng.choice(self.closed_tasks), self.future_ref(),
+                                          rng.randint(0, 3))))
                 continue
             roll = rng.random()
             if roll < 0.25:

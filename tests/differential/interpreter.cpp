@@ -68,11 +68,13 @@ constexpr const char* kDelimiter = "%%";
 //          target; the others: P, F, T or MS (sleep), whichever comes first
 //   value: later: delay; at: deadline; reader: P; write: bytes; resolve: the
 //          value; done_cb, remove_cb: F; cancel_future, cancel_task: the
-//          message (0: none); wait_for, timeout: MS
+//          message (0: none); wait_for, timeout: MS; gather: F
+//   extra: gather: E
 struct Op {
   std::string kind;
   long long id = 0;
   long long value = 0;
+  long long extra = 0;  // a third operand (gather's E)
   std::vector<Op> body;
 };
 
@@ -120,6 +122,7 @@ constexpr OpSpec kOps[] = {
     {"timeout", 2, true, 6},           // timeout ID MS (its body: more of the task's body)
     {"wait_first", 2, false, 6},       // wait_first F MS
     {"set_task_result", 1, false, 6},  // set_task_result T
+    {"gather", 3, false, 6},           // gather T F E
     // Stage 07: eager tasks.
     {"task_factory", 1, false, 7},  // task_factory E (1: eager_task_factory, 0: none)
     // Stage 08: task groups; both go in a task's body only.
@@ -133,7 +136,7 @@ constexpr OpSpec kOps[] = {
 bool task_only(const std::string& kind) {
   return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
          kind == "catch_cancel" || kind == "wait_for" || kind == "shield" || kind == "timeout" ||
-         kind == "wait_first" || kind == "group" || kind == "group_task";
+         kind == "wait_first" || kind == "group" || kind == "group_task" || kind == "gather";
 }
 // A task's body, or a region of one (timeout, group).
 bool task_region(const std::string& kind) {
@@ -190,6 +193,7 @@ std::vector<Op> parse(const std::vector<std::string>& lines) {
     try {
       if (spec->operands >= 1) op.id = std::stoll(words[1]);
       if (spec->operands >= 2) op.value = std::stoll(words[2]);
+      if (spec->operands >= 3) op.extra = std::stoll(words[3]);
     } catch (const std::exception&) {
       throw ProgramError(where + "operands must be integers");
     }
@@ -709,7 +713,7 @@ class Run {
   static bool awaits(const std::string& kind) {
     return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
            kind == "wait_for" || kind == "shield" || kind == "timeout" || kind == "wait_first" ||
-           kind == "group";
+           kind == "group" || kind == "gather";
   }
 
 #if LOOPLAB_STAGE >= 8
@@ -759,6 +763,8 @@ class Run {
       std::string what = child.kind + " " + std::to_string(child.id);
       if (child.kind == "wait_for" || child.kind == "timeout" || child.kind == "wait_first") {
         what += " " + std::to_string(child.value);
+      } else if (child.kind == "gather") {
+        what += " " + std::to_string(child.value) + " " + std::to_string(child.extra);
       }
       std::string text;
       std::exception_ptr cancelled;
@@ -780,6 +786,20 @@ class Run {
               looplab::timeout(milliseconds(child.value), std::move(region));
           co_await std::move(limited);
           text = "done";
+        } else if (child.kind == "gather") {
+          std::vector<Future> children = gather_children(child);
+          if (children.empty()) continue;
+          if ((child.extra & 1) != 0) {
+            looplab::Future<std::vector<looplab::Outcome<long long>>> all =
+                looplab::gather_return_exceptions(loop_, std::move(children));
+            std::vector<looplab::Outcome<long long>> outcomes = co_await all;
+            text = values_text(outcomes);
+          } else {
+            looplab::Future<std::vector<long long>> all =
+                looplab::gather(loop_, std::move(children));
+            std::vector<long long> values = co_await all;
+            text = values_text(values);
+          }
         } else if (child.kind == "await_task") {
           auto found = tasks_.find(child.id);
           if (found == tasks_.end()) continue;
@@ -823,6 +843,36 @@ class Run {
       line(t + " " + what + " t=" + now() + " -> " + text);
       if (cancelled) std::rethrow_exception(cancelled);
     }
+  }
+
+  // gather T F E: task T, future F if the program has one, T again if E & 2
+  // (none at all without a task T).
+  std::vector<Future> gather_children(const Op& op) const {
+    auto task = tasks_.find(op.id);
+    if (task == tasks_.end()) return {};
+    std::vector<Future> children{task->second};
+    if (auto future = futures_.find(op.value); future != futures_.end()) {
+      children.push_back(future->second);
+    }
+    if ((op.extra & 2) != 0) children.push_back(task->second);
+    return children;
+  }
+  // "values [1, cancelled, 3]", as the Python interpreter prints a result list.
+  static std::string values_text(const std::vector<long long>& values) {
+    std::string text = "values [";
+    for (long long value : values) {
+      if (text.back() != '[') text += ", ";
+      text += std::to_string(value);
+    }
+    return text + "]";
+  }
+  static std::string values_text(const std::vector<looplab::Outcome<long long>>& outcomes) {
+    std::string text = "values [";
+    for (const looplab::Outcome<long long>& outcome : outcomes) {
+      if (text.back() != '[') text += ", ";
+      text += outcome.exception ? error_text(outcome.exception) : std::to_string(*outcome.value);
+    }
+    return text + "]";
   }
 
   // The tasks still pending are cancelled, in the order they were made, and
