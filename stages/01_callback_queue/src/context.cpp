@@ -18,6 +18,12 @@ Context& Context::thread_context() {
   return context;
 }
 
+std::uint64_t Context::identity_for_tokens() {
+  static std::atomic<std::uint64_t> last{0};
+  if (identity_ == 0) identity_ = ++last;
+  return identity_;
+}
+
 const std::shared_ptr<const void>* Context::find(std::uint64_t var_id) const {
   if (!vars_) return nullptr;
   auto it = position(*vars_, var_id);

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -32,6 +33,14 @@ struct ContextEntry {
   std::shared_ptr<const void> value;
 };
 using VarMap = std::vector<ContextEntry>;  // sorted by var_id; never changed once shared
+
+/// "<KIND ... at 0x55d0c0ffee00>": how Python's reprs name an object. The
+/// address is the C++ object's, so only its shape can match CPython's.
+inline std::string object_repr(const std::string& kind, const void* object) {
+  char address[32];
+  std::snprintf(address, sizeof address, "%p", object);
+  return "<" + kind + " at " + address + ">";
+}
 }  // namespace detail
 
 template <typename T>
@@ -64,7 +73,11 @@ class Context {
   /// set inside `fn` change this Context, and nothing outside it.
   template <typename F>
   decltype(auto) run(F&& fn) {
-    if (entered_) throw RuntimeError("cannot enter context: it is already entered");
+    if (entered_) {
+      throw RuntimeError("cannot enter context: " +
+                         detail::object_repr("_contextvars.Context object", this) +
+                         " is already entered");
+    }
     ScopeExit leave([this, previous = std::exchange(current_, this)] {
       entered_ = false;
       current_ = previous;
@@ -84,8 +97,15 @@ class Context {
   const std::shared_ptr<const void>* find(std::uint64_t var_id) const;
   void assign(std::uint64_t var_id, std::shared_ptr<const void> value);  // null value = remove
 
+  /// Who this Context is, for a Token (Python compares Context objects): a
+  /// number given the first time a Token is made in it, never given again,
+  /// where an address would be, to the next Context made in the same memory.
+  /// 0 until then; a copy, being another Context, starts at 0 too.
+  std::uint64_t identity_for_tokens();
+
   std::shared_ptr<const detail::VarMap> vars_;
-  bool entered_ = false;
+  std::uint64_t identity_ : 63 = 0;  // identity_for_tokens()
+  std::uint64_t entered_ : 1 = 0;    // in run() now (a bit: a Context is in every Handle)
   static inline thread_local Context* current_ = nullptr;
 };
 
@@ -98,11 +118,17 @@ class Token {
 
  private:
   friend class ContextVar<T>;
-  Token(const ContextVar<T>* var, const Context* context, std::optional<T> old_value)
+  Token(const ContextVar<T>* var, std::uint64_t context, std::optional<T> old_value)
       : var_(var), context_(context), old_value_(std::move(old_value)) {}
+  /// repr(token): "<Token var=<ContextVar name='v' at 0x...> at 0x...>",
+  /// "<Token used var=...>" once reset() has used it.
+  std::string repr() const {
+    return detail::object_repr(std::string(used_ ? "Token used" : "Token") + " var=" + var_->repr(),
+                               this);
+  }
 
   const ContextVar<T>* var_;
-  const Context* context_;
+  std::uint64_t context_;  // the identity of the Context it was made in
   std::optional<T> old_value_;
   bool used_ = false;
 };
@@ -119,12 +145,15 @@ class ContextVar {
   ContextVar& operator=(const ContextVar&) = delete;
 
   const std::string& name() const noexcept { return name_; }
+  /// repr(var) without its default: "<ContextVar name='v' at 0x...>".
+  std::string repr() const { return detail::object_repr("ContextVar name=" + quoted(name_), this); }
 
-  /// The value in the current context, else the default, else LookupError.
+  /// The value in the current context, else the default, else LookupError,
+  /// whose message is the variable's repr, as Python's.
   T get() const {
     if (const T* value = find()) return *value;
     if (default_) return *default_;
-    throw LookupError("ContextVar '" + name_ + "' has no value");
+    throw LookupError(repr());
   }
 
   /// The value in the current context, else `fallback`.
@@ -137,17 +166,20 @@ class ContextVar {
   Token<T> set(T value) {
     Context& context = Context::current();
     const T* old = find();
-    Token<T> token(this, &context, old != nullptr ? std::optional<T>(*old) : std::nullopt);
+    Token<T> token(this, context.identity_for_tokens(),
+                   old != nullptr ? std::optional<T>(*old) : std::nullopt);
     context.assign(id_, std::make_shared<const T>(std::move(value)));
     return token;
   }
 
   /// Restores the value the variable had before `token`'s set().
   void reset(Token<T>& token) {
-    if (token.used_) throw RuntimeError("Token has already been used once");
-    if (token.var_ != this) throw ValueError("Token was created by a different ContextVar");
+    if (token.used_) throw RuntimeError(token.repr() + " has already been used once");
+    if (token.var_ != this) throw ValueError(token.repr() + " was created by a different ContextVar");
     Context& context = Context::current();
-    if (token.context_ != &context) throw ValueError("Token was created in a different Context");
+    if (token.context_ != context.identity_for_tokens()) {
+      throw ValueError(token.repr() + " was created in a different Context");
+    }
     token.used_ = true;
     context.assign(id_, token.old_value_ ? std::make_shared<const T>(*token.old_value_) : nullptr);
   }
@@ -157,6 +189,10 @@ class ContextVar {
     const std::shared_ptr<const void>* value = Context::current().find(id_);
     return value != nullptr ? static_cast<const T*>(value->get()) : nullptr;
   }
+
+  // Python's repr of a str (reprlib.hpp comes later than stage 01): the
+  // name between single quotes, as a variable's name always is in practice.
+  static std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
   static std::uint64_t next_id() {
     static std::atomic<std::uint64_t> counter{0};
