@@ -128,13 +128,12 @@ TEST(CallSoon, LargeCallablesWork) {
   EXPECT_EQ(seen, 99);
 }
 
-TEST(CallSoon, ReprNamesWhereTheHandleWasCreated) {
+TEST(CallSoon, ReprNamesWhereTheHandleWasCreatedUntilItIsCancelled) {
   EventLoop loop;
   Handle handle = loop.call_soon([] {});
   EXPECT_EQ(handle.repr().rfind("<Handle created at call_soon_test.cpp:", 0), 0u) << handle.repr();
   handle.cancel();
-  EXPECT_EQ(handle.repr().rfind("<Handle cancelled created at call_soon_test.cpp:", 0), 0u)
-      << handle.repr();
+  EXPECT_EQ(handle.repr(), "<Handle cancelled>");  // asyncio's, outside debug mode
 }
 
 TEST(CallSoon, CloseDropsQueuedCallbacksWithoutRunningThem) {

@@ -171,9 +171,7 @@ TEST(CallLater, ATimersReprPutsWhenAfterCancelledAsPythonPrintsAFloat) {
   EXPECT_EQ(timer.repr().rfind("<TimerHandle when=2.0 created at call_later_test.cpp:", 0), 0u)
       << timer.repr();
   timer.cancel();
-  EXPECT_EQ(
-      timer.repr().rfind("<TimerHandle cancelled when=2.0 created at call_later_test.cpp:", 0), 0u)
-      << timer.repr();
+  EXPECT_EQ(timer.repr(), "<TimerHandle cancelled when=2.0>");  // asyncio's, outside debug mode
   EXPECT_EQ(loop.call_later(100'000s, [] {}).repr().rfind("<TimerHandle when=100000.0 ", 0), 0u);
   EXPECT_EQ(loop.call_later(25us, [] {}).repr().rfind("<TimerHandle when=2.5e-05 ", 0), 0u);
 }

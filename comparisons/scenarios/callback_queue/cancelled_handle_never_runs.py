@@ -14,6 +14,7 @@ def main():
 
     handle.cancel()
     print(f"cancelled() = {handle.cancelled()}")
+    print(f"repr = {handle!r}")  # no callback, so no place: asyncio outside debug mode
 
     loop.stop()  # stop() before run_forever(): run exactly one turn
     loop.run_forever()

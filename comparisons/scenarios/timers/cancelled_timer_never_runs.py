@@ -18,6 +18,7 @@ def main():
     loop.call_later(1.0, loop.stop)
     b.cancel()
     print(f"B cancelled() = {b.cancelled()}")
+    print(f"repr(B) = {b!r}")  # no callback, so no place: asyncio outside debug mode
     loop.run_forever()
     print(f"t={loop.time():.3f} run_forever returned")
     print(f"B cancelled() = {b.cancelled()}")

@@ -17,7 +17,7 @@ void TimerHandleState::cancel() noexcept {
 
 std::string TimerHandleState::repr() const {
   // events.py, TimerHandle._repr_info(): "when=" follows "cancelled".
-  std::string text = HandleState::repr();  // "<Handle [cancelled ]created at ...>"
+  std::string text = HandleState::repr();  // "<Handle created at ...>", "<Handle cancelled>"
   std::string_view head = cancelled() ? "<Handle cancelled" : "<Handle";
   text.insert(head.size(),
               " when=" + python_float_repr(

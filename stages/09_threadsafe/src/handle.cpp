@@ -32,9 +32,12 @@ void HandleState::run(EventLoop& loop) {
 }
 
 std::string HandleState::repr() const {
+  // asyncio forgets a cancelled handle's callback, and with it where it came
+  // from (outside debug mode): "<Handle cancelled>".
+  if (cancelled()) return "<Handle cancelled>";
   std::string_view file = created_at_.file;
   if (auto slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
-  std::string text = cancelled() ? "<Handle cancelled created at " : "<Handle created at ";
+  std::string text = "<Handle created at ";
   text.append(file).append(":").append(std::to_string(created_at_.line)).append(">");
   return text;
 }

@@ -12,6 +12,7 @@ LOOPLAB_SCENARIO(cancelled_handle_never_runs) {
   loop.call_soon(say("C"));
   handle.cancel();
   trace(std::string("cancelled() = ") + (handle.cancelled() ? "True" : "False"));
+  trace("repr = " + handle.repr());  // no callback, so no place: asyncio outside debug mode
   loop.stop();  // stop() before run_forever(): run exactly one turn
   loop.run_forever();
   trace("turn done");
@@ -19,6 +20,7 @@ LOOPLAB_SCENARIO(cancelled_handle_never_runs) {
 }
 
 // expect: cancelled() = True
+// expect: repr = <Handle cancelled>
 // expect: A ran
 // expect: C ran
 // expect: turn done

@@ -17,6 +17,7 @@ LOOPLAB_SCENARIO(cancelled_timer_never_runs) {
   loop.call_later(1s, [&] { loop.stop(); });
   b.cancel();
   trace(std::string("B cancelled() = ") + (b.cancelled() ? "True" : "False"));
+  trace("repr(B) = " + b.repr());  // no callback, so no place: asyncio outside debug mode
   loop.run_forever();
   trace_at(loop, "run_forever returned");
   trace(std::string("B cancelled() = ") + (b.cancelled() ? "True" : "False"));
@@ -24,6 +25,7 @@ LOOPLAB_SCENARIO(cancelled_timer_never_runs) {
 }
 
 // expect: B cancelled() = True
+// expect: repr(B) = <TimerHandle cancelled when=0.2>
 // expect: t=0.100 A ran
 // expect: t=0.300 C ran
 // expect: t=1.000 run_forever returned
