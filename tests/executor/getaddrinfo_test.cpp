@@ -148,6 +148,13 @@ TEST_F(GetaddrinfoTest, AFailureIsAGaiErrorWithTheEaiCodeAndItsText) {
   EXPECT_EQ(error.rfind(std::to_string(EAI_FAMILY) + " | ", 0), 0U) << error;
 }
 
+TEST_F(GetaddrinfoTest, ItReadsAsPythonsStrAndStrerror) {
+  GaiError error(EAI_NONAME);
+  EXPECT_EQ(std::string(error.what()),
+            "[Errno " + std::to_string(EAI_NONAME) + "] " + gai_strerror(EAI_NONAME));
+  EXPECT_EQ(error.strerror(), gai_strerror(EAI_NONAME));
+}
+
 TEST_F(GetaddrinfoTest, ItsReprShowsTheEaiCodesTextNotAnErrnos) {
   // repr(socket.gaierror(-2, ...)) is "gaierror(-2, 'Name or service not
   // known')": the code is getaddrinfo()'s, and so is the text.

@@ -1,5 +1,6 @@
 // make_os_error(): the exception Python's OSError(errno, text) becomes, so a
-// failed socket operation can be caught as ConnectionRefusedError & co.
+// failed socket operation can be caught as ConnectionRefusedError & co, and
+// reads as Python's does.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -13,7 +14,7 @@ namespace {
 
 // The exception's type, as describe_exception() names it.
 std::string made_for(int error_number) {
-  std::string described = describe_exception(make_os_error(error_number, "connect() failed"));
+  std::string described = describe_exception(make_os_error(error_number));
   return described.substr(0, described.find(':'));
 }
 
@@ -23,12 +24,37 @@ TEST(OsError, AConnectionsErrnoBecomesItsPythonSubclass) {
   EXPECT_EQ(made_for(ECONNABORTED), "ConnectionAbortedError");
   EXPECT_EQ(made_for(EPIPE), "BrokenPipeError");
   EXPECT_EQ(made_for(ESHUTDOWN), "BrokenPipeError");
+  EXPECT_EQ(made_for(ENOENT), "FileNotFoundError");
+  EXPECT_EQ(made_for(EACCES), "PermissionError");
+  EXPECT_EQ(made_for(EPERM), "PermissionError");
   EXPECT_EQ(made_for(EBADF), "OSError");
+}
+
+// Python: str(e) is "[Errno 104] Connection reset by peer", repr(e)
+// "ConnectionResetError(104, 'Connection reset by peer')"; asyncio's failed
+// connect gives its own strerror, "Connect call failed ('127.0.0.1', 9)".
+TEST(OsError, ItReadsAsPythonsStrAndRepr) {
+  std::exception_ptr reset = make_os_error(ECONNRESET);
+  EXPECT_EQ(describe_exception(reset), "ConnectionResetError: [Errno " +
+                                           std::to_string(ECONNRESET) +
+                                           "] Connection reset by peer");
+  EXPECT_EQ(exception_repr(reset), "ConnectionResetError(" + std::to_string(ECONNRESET) +
+                                       ", 'Connection reset by peer')");
+  std::exception_ptr refused = make_os_error(ECONNREFUSED, "Connect call failed ('127.0.0.1', 9)");
+  EXPECT_EQ(exception_repr(refused), "ConnectionRefusedError(" + std::to_string(ECONNREFUSED) +
+                                         ", \"Connect call failed ('127.0.0.1', 9)\")");
+}
+
+// looplab's own failures keep saying which call failed.
+TEST(OsError, OneLooplabRaisesNamesTheCall) {
+  OSError error(EBADF, "epoll_wait() failed");
+  EXPECT_EQ(std::string(error.what()), "epoll_wait() failed: Bad file descriptor");
+  EXPECT_EQ(error.strerror(), "Bad file descriptor");
 }
 
 TEST(OsError, EachIsAnOSErrorThatKeepsItsErrno) {
   try {
-    std::rethrow_exception(make_os_error(ECONNREFUSED, "connect() failed"));
+    std::rethrow_exception(make_os_error(ECONNREFUSED));
   } catch (const ConnectionError& error) {
     EXPECT_EQ(error.code().value(), ECONNREFUSED);
     EXPECT_TRUE(dynamic_cast<const OSError*>(&error) != nullptr);

@@ -97,6 +97,18 @@ TEST(SockSendall, SendingToAClosedPeerFinishesTheFutureAtOnceWithoutSigpipe) {
   EXPECT_EQ(os_error_of(sent), EPIPE);
 }
 
+// asyncio calls send() once even for no data, so a broken connection fails
+// an empty sendall too.
+TEST(SockSendall, EvenEmptyDataToAClosedPeerFailsWithEpipe) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  SocketPair pair;
+  pair.close_right();
+  Future<> sent = loop.sock_sendall(pair.left(), "");
+  ASSERT_TRUE(sent.done());
+  EXPECT_EQ(os_error_of(sent), EPIPE);
+}
+
 TEST(SockSendall, CancellingAWaitingSendallRemovesItsWriterInTheNextTurn) {
   VirtualClock clock;
   EventLoop loop(clock);

@@ -1,5 +1,6 @@
 """sock_connect to a port nobody listens on fails with ECONNREFUSED (a ConnectionRefusedError,
-as Python's OSError becomes for that errno) and leaves no writer behind.
+as Python's OSError becomes for that errno, whose text names the address)
+and leaves no writer behind.
 
 The twin runs asyncio's sock_connect() coroutine by hand: connect() either
 fails at once or is in progress, and then the future it waits on fails.
@@ -36,6 +37,8 @@ def main():
         coro.send(None)  # sock_connect() raises what the future holds
     except ConnectionRefusedError as error:
         print(f"sock_connect raises {type(error).__name__} errno={errno.errorcode[error.errno]}")
+        # str(error), with the port (a new one each run) written as PORT.
+        print("str: " + str(error).replace(str(address[1]), "PORT"))
     print(f"watched descriptors {watched(loop)}")
     client.close()
     loop.close()

@@ -1,10 +1,15 @@
 // The socket operations of asyncio's selector loop (selector_events.py:
 // sock_recv, sock_sendall, sock_accept, sock_connect), on futures.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -36,9 +41,36 @@ void check_non_blocking(bool debug, int fd) {
   }
 }
 
+// Fails `future` as the socket call would in Python: OSError(errno,
+// strerror), ConnectionRefusedError and the like (make_os_error()).
 template <typename T>
-void fail(const Future<T>& future, int error, const std::string& what) {
-  future.set_exception(make_os_error(error, what));  // ConnectionRefusedError...
+void fail(const Future<T>& future, int error, std::string strerror = {}) {
+  future.set_exception(make_os_error(error, std::move(strerror)));
+}
+
+// What asyncio writes for the address in "Connect call failed {address}":
+// the tuple Python holds for it, ('127.0.0.1', 8080) or ('::1', 8080, 0, 0),
+// or a Unix socket's path.
+std::string python_address(const sockaddr* address, socklen_t length) {
+  char host[INET6_ADDRSTRLEN] = "";
+  if (address->sa_family == AF_INET) {
+    const auto* ipv4 = reinterpret_cast<const sockaddr_in*>(address);
+    ::inet_ntop(AF_INET, &ipv4->sin_addr, host, sizeof host);
+    return "('" + std::string(host) + "', " + std::to_string(ntohs(ipv4->sin_port)) + ")";
+  }
+  if (address->sa_family == AF_INET6) {
+    const auto* ipv6 = reinterpret_cast<const sockaddr_in6*>(address);
+    ::inet_ntop(AF_INET6, &ipv6->sin6_addr, host, sizeof host);
+    return "('" + std::string(host) + "', " + std::to_string(ntohs(ipv6->sin6_port)) + ", " +
+           std::to_string(ntohl(ipv6->sin6_flowinfo)) + ", " +
+           std::to_string(ipv6->sin6_scope_id) + ")";
+  }
+  if (address->sa_family == AF_UNIX) {
+    const auto* local = reinterpret_cast<const sockaddr_un*>(address);
+    std::size_t path_length = length - offsetof(sockaddr_un, sun_path);
+    return std::string(local->sun_path, ::strnlen(local->sun_path, path_length));
+  }
+  return "(family " + std::to_string(address->sa_family) + ")";
 }
 
 }  // namespace
@@ -78,7 +110,7 @@ Future<std::string> EventLoop::sock_recv(int fd, std::size_t max_bytes) {
     ssize_t n = retrying([&] { return ::recv(fd, buffer.data(), max_bytes, 0); });
     if (n < 0 && would_block(errno)) return false;  // not yet: wait for readiness
     if (n < 0) {
-      fail(future, errno, "recv() failed");
+      fail(future, errno);
     } else {
       future.set_result(std::string(buffer.data(), static_cast<std::size_t>(n)));
     }
@@ -102,18 +134,20 @@ Future<void> EventLoop::sock_sendall(int fd, std::string data) {
   auto sending = std::make_shared<Sending>(Sending{std::move(data)});
   auto try_send = [fd, sending, future]() {
     if (future.done()) return true;
-    while (sending->sent < sending->data.size()) {
+    // At least one send(), as asyncio makes one even for no data: a broken
+    // connection fails there too (BrokenPipeError).
+    do {
       ssize_t n = retrying([&] {
         return ::send(fd, sending->data.data() + sending->sent,
                       sending->data.size() - sending->sent, MSG_NOSIGNAL);
       });
       if (n < 0 && would_block(errno)) return false;  // the kernel's buffer is full
       if (n < 0) {
-        fail(future, errno, "send() failed");
+        fail(future, errno);
         return true;
       }
       sending->sent += static_cast<std::size_t>(n);
-    }
+    } while (sending->sent < sending->data.size());
     future.set_result();
     return true;
   };
@@ -134,7 +168,7 @@ Future<int> EventLoop::sock_accept(int fd) {
         retrying([&] { return ::accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC); });
     if (connection < 0 && would_block(errno)) return false;
     if (connection < 0) {
-      fail(future, errno, "accept() failed");
+      fail(future, errno);
     } else {
       future.set_result(connection);
     }
@@ -159,12 +193,12 @@ Future<void> EventLoop::sock_connect(int fd, const sockaddr* address, socklen_t 
   // Unix socket whose listener's backlog is full; and on InterruptedError
   // (EINTR), after which the connection goes on being made.
   if (errno != EINPROGRESS && errno != EALREADY && errno != EINTR && !would_block(errno)) {
-    fail(future, errno, "connect() failed");
+    fail(future, errno);
     return future;
   }
   // The connection is on its way: writable means it has been made, or has
   // failed; SO_ERROR says which.
-  add_writer(fd, [fd, future] {
+  add_writer(fd, [fd, future, where = python_address(address, length)] {
     if (future.done()) return;
     int error = 0;
     socklen_t size = sizeof error;
@@ -172,7 +206,7 @@ Future<void> EventLoop::sock_connect(int fd, const sockaddr* address, socklen_t 
     if (error == 0) {
       future.set_result();
     } else if (!would_block(error)) {
-      fail(future, error, "Connect call failed");
+      fail(future, error, "Connect call failed " + where);
     }
   });
   remove_io_when_done(future, fd, kEventWrite);

@@ -537,7 +537,7 @@ void EventLoop::default_exception_handler(const ExceptionContext& context) {
   if (context.future != nullptr) report += "\nfuture: " + context.future->repr();
   if (context.handle) report += "\nhandle: " + context.handle.repr();
   if (context.task != nullptr) report += "\ntask: " + context.task->repr();
-  if (context.exception) report += "\n" + describe_exception(context.exception);
+  if (context.exception) report += "\n" + traceback_last_line(context.exception);
   report += '\n';
   std::cerr << report << std::flush;
 }

@@ -42,7 +42,7 @@ void FutureBase::report_if_never_retrieved(const char* class_name) noexcept {
     // KeyboardInterrupt) is written out and dropped, as CPython drops an
     // exception raised while a future is finalized ("Exception ignored in").
     std::fprintf(stderr, "Exception ignored in the report of %s: %s\n", repr().c_str(),
-                 describe_exception(std::current_exception()).c_str());
+                 traceback_last_line(std::current_exception()).c_str());
   }
 }
 // [never_retrieved]

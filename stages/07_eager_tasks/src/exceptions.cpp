@@ -4,11 +4,13 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <typeinfo>
+#include <utility>
 
 namespace looplab {
 
@@ -32,21 +34,43 @@ std::string_view message_of(const std::exception& error, std::string_view type) 
   return what == type ? std::string_view{} : what;
 }
 
+// The last line of a Python traceback names an exception by its module,
+// unless it is a builtin: "asyncio.exceptions.CancelledError: why", but
+// "ValueError: bad". asyncio's own types are the ones looplab has (the queues' from stage 07, which shares this file).
+std::string traceback_name(const std::string& type) {
+  static const std::map<std::string_view, std::string_view> kModules = {
+      {"BrokenBarrierError", "asyncio.exceptions"},
+      {"CancelledError", "asyncio.exceptions"},
+      {"InvalidStateError", "asyncio.exceptions"},
+      {"QueueEmpty", "asyncio.queues"},
+      {"QueueFull", "asyncio.queues"},
+      {"QueueShutDown", "asyncio.queues"},
+  };
+  auto found = kModules.find(type);
+  return found == kModules.end() ? type : std::string(found->second) + "." + type;
+}
+
 }  // namespace
 
-std::exception_ptr make_os_error(int error_number, const std::string& what) {
+std::exception_ptr make_os_error(int error_number, std::string strerror) {
+  OSError::AsPython python{std::move(strerror)};
   switch (error_number) {
     case EPIPE:
     case ESHUTDOWN:
-      return std::make_exception_ptr(BrokenPipeError(error_number, what));
+      return std::make_exception_ptr(BrokenPipeError(error_number, std::move(python)));
     case ECONNABORTED:
-      return std::make_exception_ptr(ConnectionAbortedError(error_number, what));
+      return std::make_exception_ptr(ConnectionAbortedError(error_number, std::move(python)));
     case ECONNREFUSED:
-      return std::make_exception_ptr(ConnectionRefusedError(error_number, what));
+      return std::make_exception_ptr(ConnectionRefusedError(error_number, std::move(python)));
     case ECONNRESET:
-      return std::make_exception_ptr(ConnectionResetError(error_number, what));
+      return std::make_exception_ptr(ConnectionResetError(error_number, std::move(python)));
+    case ENOENT:
+      return std::make_exception_ptr(FileNotFoundError(error_number, std::move(python)));
+    case EACCES:
+    case EPERM:
+      return std::make_exception_ptr(PermissionError(error_number, std::move(python)));
     default:
-      return std::make_exception_ptr(OSError(error_number, what));
+      return std::make_exception_ptr(OSError(error_number, std::move(python)));
   }
 }
 
@@ -64,10 +88,19 @@ std::string describe_exception(const std::exception_ptr& error) {
   }
 }
 
+std::string traceback_last_line(const std::exception_ptr& error) {
+  std::string line = describe_exception(error);
+  std::string type = line.substr(0, line.find(':'));
+  return traceback_name(type) + line.substr(type.size());
+}
+
 std::string exception_repr(const std::exception_ptr& error) {
   if (!error) return "None";
   try {
     std::rethrow_exception(error);
+  } catch (const OSError& e) {
+    return type_name(typeid(e)) + "(" + std::to_string(e.code().value()) + ", " +
+           python_repr(e.strerror()) + ")";
   } catch (const std::system_error& e) {
     return type_name(typeid(e)) + "(" + std::to_string(e.code().value()) + ", " +
            python_repr(e.code().message()) + ")";

@@ -40,7 +40,7 @@ void report_callback_error(const std::string& future_repr,
                            const std::exception_ptr& error) noexcept {
   try {
     std::cerr << "exception calling callback for " << future_repr << "\n"
-              << describe_exception(error) << std::endl;
+              << traceback_last_line(error) << std::endl;
   } catch (...) {  // nothing left to tell it to
   }
 }

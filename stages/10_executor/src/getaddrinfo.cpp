@@ -33,7 +33,7 @@ const std::error_category& gai_category() noexcept {
 
 GaiError::GaiError(int eai_code)
     : OSError(eai_code, gai_category(), ::gai_strerror(eai_code)),
-      message_(::gai_strerror(eai_code)) {}
+      message_("[Errno " + std::to_string(eai_code) + "] " + ::gai_strerror(eai_code)) {}
 
 // [socket_getaddrinfo]
 std::vector<AddrInfo> socket_getaddrinfo(const std::string& host, const std::string& port,

@@ -41,7 +41,7 @@ thread_local bool completing = false;
 namespace detail {
 void report_worker_error(const std::exception_ptr& error) noexcept {
   try {
-    std::cerr << "Exception in worker\n" << describe_exception(error) << std::endl;
+    std::cerr << "Exception in worker\n" << traceback_last_line(error) << std::endl;
   } catch (...) {  // nothing left to tell it to
   }
 }

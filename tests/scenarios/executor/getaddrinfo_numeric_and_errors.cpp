@@ -46,7 +46,8 @@ void show(const std::string& label, const std::vector<looplab::AddrInfo>& infos)
 }
 
 void show_error(const std::string& label, const looplab::GaiError& error) {
-  trace(label + ": gaierror errno=" + std::to_string(error.code().value()) + ": " + error.what());
+  trace(label + ": gaierror errno=" + std::to_string(error.code().value()) + ": " +
+        error.strerror());
 }
 
 looplab::Coro<void> attempt(std::string label,

@@ -1,5 +1,6 @@
 // sock_connect to a port nobody listens on fails with ECONNREFUSED (a ConnectionRefusedError,
-// as Python's OSError becomes for that errno) and leaves no writer behind.
+// as Python's OSError becomes for that errno, whose text names the address)
+// and leaves no writer behind.
 // (Not under libkqueue: it reads the socket's error with getsockopt(SO_ERROR),
 // which on Linux clears it, so the connect looks made; `make check-kqueue`
 // leaves this scenario out, and SelectorTest.AnErrorWakesTheReaderAndTheWriter
@@ -34,6 +35,11 @@ LOOPLAB_SCENARIO(sock_connect_refused) {
     loop.run_until_complete(connected);
   } catch (const looplab::ConnectionRefusedError& error) {
     trace("sock_connect raises ConnectionRefusedError errno=" + errno_name(error.code().value()));
+    // str(error), with the port (a new one each run) written as PORT.
+    std::string text = error.what();
+    std::string port = std::to_string(ntohs(address.sin_port));
+    text.replace(text.find(port), port.size(), "PORT");
+    trace("str: " + text);
   }
   trace("watched descriptors " + std::to_string(watched(loop)));
   ::close(client);
@@ -41,4 +47,5 @@ LOOPLAB_SCENARIO(sock_connect_refused) {
 }
 
 // expect: sock_connect raises ConnectionRefusedError errno=ECONNREFUSED
+// expect: str: [Errno 111] Connect call failed ('127.0.0.1', PORT)
 // expect: watched descriptors 0

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <system_error>
 #include <typeinfo>
+#include <utility>
 
 namespace looplab {
 
@@ -32,10 +33,32 @@ class ValueError : public std::invalid_argument {
 };
 
 /// Python's OSError: a system call failed; code() is the errno.
+/// One looplab raises about its own calls says which ("epoll_wait() failed:
+/// Bad file descriptor"); one made as Python's socket calls make it
+/// (make_os_error()) reads as Python's str() does: "[Errno 104] Connection
+/// reset by peer".
 class OSError : public std::system_error {
  public:
   OSError(int error_number, const std::string& what)
       : std::system_error(error_number, std::generic_category(), what) {}
+  /// Python's OSError(errno, strerror); strerror is the errno's text unless given.
+  struct AsPython {
+    std::string strerror;
+  };
+  OSError(int error_number, AsPython python)
+      : std::system_error(error_number, std::generic_category()),
+        strerror_(std::move(python.strerror)),
+        python_text_("[Errno " + std::to_string(error_number) + "] " + strerror()) {}
+
+  const char* what() const noexcept override {
+    return python_text_.empty() ? std::system_error::what() : python_text_.c_str();
+  }
+  /// Python's e.strerror: the text given for the error, else its number's.
+  std::string strerror() const { return strerror_.empty() ? code().message() : strerror_; }
+
+ private:
+  std::string strerror_;
+  std::string python_text_;  // what(), for an error made as Python makes it
 };
 
 /// Python's ConnectionError and its subclasses, which Python's OSError(errno,
@@ -64,10 +87,23 @@ class ConnectionResetError : public ConnectionError {
  public:
   using ConnectionError::ConnectionError;
 };
+/// ENOENT (a Unix socket's path that does not exist).
+class FileNotFoundError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// EACCES, EPERM.
+class PermissionError : public OSError {
+ public:
+  using OSError::OSError;
+};
 
-/// Python's OSError(errno, text): the subclass above for a connection's
-/// errno, else a plain OSError.
-std::exception_ptr make_os_error(int error_number, const std::string& what);
+/// What Python's OSError(errno, strerror) becomes, as a socket call raises
+/// it: the subclass above for its errno, else a plain OSError; what() is
+/// "[Errno N] strerror", strerror the errno's text unless given. (Python's
+/// ETIMEDOUT is a TimeoutError, an OSError; looplab's TimeoutError is not
+/// one, and ETIMEDOUT stays a plain OSError.)
+std::exception_ptr make_os_error(int error_number, std::string strerror = {});
 
 /// Python's LookupError: ContextVar::get() on a variable with no value.
 class LookupError : public std::out_of_range {
@@ -140,6 +176,10 @@ std::string type_name(const std::type_info& type);
 
 /// "TypeName: message", the way Python prints an exception; used in reports.
 std::string describe_exception(const std::exception_ptr& error);
+/// The same as the last line of Python's traceback writes it: asyncio's own
+/// types with their module, "asyncio.exceptions.CancelledError: why" (the
+/// loop's default exception handler, a worker's report).
+std::string traceback_last_line(const std::exception_ptr& error);
 
 /// Python's repr() of an exception, "TypeName('message')" ("TypeName()" if it
 /// has none, "TypeName(errno, 'strerror')" for an OSError), as a report

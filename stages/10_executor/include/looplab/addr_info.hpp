@@ -31,7 +31,8 @@ struct AddrInfo {
 };
 
 /// Python's socket.gaierror: getaddrinfo() failed. code() holds the EAI_*
-/// value (negative on Linux), what() gai_strerror()'s text for it.
+/// value (negative on Linux), strerror() gai_strerror()'s text for it, and
+/// what() both, as Python's str(): "[Errno -2] Name or service not known".
 class GaiError : public OSError {
  public:
   explicit GaiError(int eai_code);
