@@ -79,6 +79,14 @@ OPS = {
     "gather": (3, False, 6),
     # Stage 07: eager tasks.
     "task_factory": (1, False, 7),  # task_factory E    loop.set_task_factory(eager_task_factory if E else None)
+    # Stage 07 also has queues; put, get and join in a task's body only.
+    "queue": (2, False, 7),  # queue Q N         asyncio.Queue(maxsize=N)
+    "put": (2, False, 7),  # put Q V           await Q.put(V)
+    "get": (1, False, 7),  # get Q             await Q.get()
+    "put_nowait": (2, False, 7),  # put_nowait Q V    Q.put_nowait(V), prints done or the error
+    "get_nowait": (1, False, 7),  # get_nowait Q      Q.get_nowait(), prints the value or the error
+    "task_done": (1, False, 7),  # task_done Q       Q.task_done(), prints done or the error
+    "join": (1, False, 7),  # join Q            await Q.join()
     # Stage 08: task groups, in a task's body only.
     "group": (1, True, 8),  # group ID          async with asyncio.TaskGroup() as group: its body
     "group_task": (1, True, 8),  # group_task T  in a group's body: group.create_task(body of T)
@@ -89,7 +97,7 @@ SCHEDULING = ("soon", "later", "at", "post")
 # Ops that only a task's body (or a timeout region in it) may hold, and ops
 # that only the top level may.
 AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first",
-          "group", "gather")
+          "group", "gather", "put", "get", "join")
 TASK_ONLY = AWAITS + ("catch_cancel",)
 TOP_ONLY = ("run_until", "run_until_task")
 # The ops of stages 05 and 06: a program with any of them gets the sentinel of latest_deadline().
@@ -265,6 +273,7 @@ class Run:
         self.pairs = {}  # pair P: (left end, right end)
         self.done = False
         self.futures = {}  # future F: the latest one made
+        self.queues = {}  # queue Q: the latest one made
         self.every_future = []  # every future made, kept to the end
         self.done_callbacks = {}  # done_cb ID: the function its latest run added
         self.tasks = {}  # task T: the latest one made
@@ -340,6 +349,27 @@ class Run:
             return
         if kind == "task_factory":
             self.loop.set_task_factory(asyncio.eager_task_factory if args[0] else None)
+            return
+        if kind == "queue":
+            self.queues[args[0]] = asyncio.Queue(maxsize=args[1])
+            return
+        if kind in ("put_nowait", "get_nowait", "task_done"):
+            queue = self.queues.get(args[0])
+            if queue is None:
+                return
+            what = " ".join([kind, *map(str, args)])
+            try:
+                if kind == "put_nowait":
+                    queue.put_nowait(args[1])
+                    text = "done"
+                elif kind == "get_nowait":
+                    text = f"value {queue.get_nowait()}"
+                else:
+                    queue.task_done()
+                    text = "done"
+            except Exception as error:  # noqa: BLE001 - printed
+                text = error_text(error)
+            self.out.append(f"{what} -> {text}")
             return
         if kind == "task":
             self.record_task(args[0], self.loop.create_task(self.task_body(op)))
@@ -460,6 +490,12 @@ class Run:
                 awaitable = self.gathered(*child.args)
                 if awaitable is None:
                     continue
+            elif kind in ("put", "get", "join"):
+                queue = self.queues.get(child.args[0])
+                if queue is None:
+                    continue
+                awaitable = (queue.put(child.args[1]) if kind == "put" else
+                             queue.get() if kind == "get" else queue.join())
             else:
                 table = self.tasks if kind == "await_task" else self.futures
                 awaitable = table.get(child.args[0])
@@ -490,7 +526,8 @@ class Run:
                         error_text(v) if isinstance(v, BaseException) else str(v)
                         for v in value) + "]"
                 else:
-                    text = "done" if kind in ("sleep", "timeout", "group") else f"value {value}"
+                    text = ("done" if kind in ("sleep", "timeout", "group", "put", "join") else
+                            f"value {value}")
             self.out.append(f"{id_} {what} t={ms(self.loop.time())} -> {text}")
 
     def gathered(self, task_id, future_id, how):

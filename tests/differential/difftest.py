@@ -102,6 +102,14 @@ OP_SPECS: Dict[str, OpSpec] = {
     "gather": OpSpec(3, False, 6),
     # Stage 07: eager tasks. E 1: asyncio.eager_task_factory; 0: the default (lazy).
     "task_factory": OpSpec(1, False, 7),  # task_factory E   loop.set_task_factory(...)
+    # Stage 07 also has queues (README.md, "Queues"); put, get and join in task bodies only.
+    "queue": OpSpec(2, False, 7),  # queue Q N        asyncio.Queue(maxsize=N) (replaces an older Q)
+    "put": OpSpec(2, False, 7),  # put Q V          await Q.put(V)
+    "get": OpSpec(1, False, 7),  # get Q            await Q.get()
+    "put_nowait": OpSpec(2, False, 7),  # put_nowait Q V   Q.put_nowait(V)
+    "get_nowait": OpSpec(1, False, 7),  # get_nowait Q     Q.get_nowait()
+    "task_done": OpSpec(1, False, 7),  # task_done Q      Q.task_done()
+    "join": OpSpec(1, False, 7),  # join Q           await Q.join()
     # Stage 08: task groups, in task bodies only.
     "group": OpSpec(1, True, 8),  # group ID         async with asyncio.TaskGroup() as group: body
     "group_task": OpSpec(1, True, 8),  # group_task T  in a group's body: group.create_task(T's body)
@@ -118,7 +126,9 @@ REFERS_TO_ID = ("cancel", "remove_cb", "await_task", "cancel_task", "cancelling"
                 "run_until_task", "set_task_result", "gather")
 # What a task's body awaits (each prints what it got).
 AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first",
-          "gather")
+          "gather", "put", "get", "join")
+# The ops on a queue: only in a program that made queues.
+QUEUE_KINDS = ("put", "get", "put_nowait", "get_nowait", "task_done", "join")
 
 
 class Op:
@@ -235,6 +245,7 @@ class Generator:
                "remove_cb": 4, "task": 16, "cancel_task": 10, "cancelling": 3, "uncancel": 4,
                "current": 2, "set_task_result": 2,
                "task_factory": 3,  # stage 07 on
+               "put_nowait": 6, "get_nowait": 6, "task_done": 3,  # stage 07 on, with queues
                "post": 15}  # stage 09 on
 
     def __init__(self, stage: int, seed: int, index: int):
@@ -252,6 +263,7 @@ class Generator:
         self.closed_tasks: List[int] = []
         self.awaits_itself: Set[int] = set()  # tasks with an await_task on themselves
         self.catching: Set[int] = set()  # tasks with a catch_cancel
+        self.queues: List[int] = []  # a future program's queues, from stage 07: Q 1, 2, ...
 
     def program(self) -> Program:
         rng = self.rng
@@ -280,6 +292,11 @@ class Generator:
         rng = self.rng
         self.futures = list(range(1, rng.randint(1, 3) + 1))
         made = [Op("future", (f,)) for f in self.futures]
+        # From stage 07, a third of them make one or two queues first, most
+        # of them bounded (maxsize 1 or 2), so that puts wait too.
+        if "queue" in self.kinds and rng.random() < 0.35:
+            self.queues = list(range(1, rng.randint(1, 2) + 1))
+            made += [Op("queue", (q, rng.choice((0, 1, 1, 2)))) for q in self.queues]
         ops = self.ops(depth=0, owner=None)
         # From stage 07, half of them make every task eager from the start
         # (task_factory ops elsewhere switch it on and off as the program runs).
@@ -294,6 +311,8 @@ class Generator:
                 if "task_factory" in self.kinds and rng.random() < 0.5:
                     task = self.scheduled("soon", lambda _id, made=task: [made])
                 ops.insert(position, task)
+        if self.queues and rng.random() < 0.5:
+            ops += self.queue_traffic()
         if rng.random() < 0.25:
             position = rng.randint(0, len(ops))
             tasks = [op.id for op in ops[:position] if op.kind == "task"]
@@ -302,6 +321,45 @@ class Generator:
             else:
                 ops.insert(position, Op("run_until", (self.future_ref(),)))
         return tuple(made + ops)
+
+    def queue_traffic(self) -> List[Op]:
+        """Tasks waiting on one queue (getters, or putters when it is full),
+        and callbacks that put, get and cancel them in the same turns: the
+        hand-offs between a queue's waiters (one woken, then cancelled before
+        it resumes, passes the item or the room on) need several waiters and
+        a put or get and a cancel together, which random ops rarely line up."""
+        rng = self.rng
+        queue = rng.choice(self.queues)
+        workers = []
+        putting = rng.random() < 0.4  # a producers' program: putters wait on a full queue
+        for _ in range(rng.randint(2, 3)):
+            self.next_id += 1  # an id, but no handle for cancel to target
+            id_ = self.next_id - 1
+            self.tasks.append(id_)
+            body = [Op("catch_cancel")] if rng.random() < 0.3 else []
+            body += [Op("put", (queue, rng.randint(0, 99))) if putting else Op("get", (queue,))
+                     for _ in range(rng.randint(1, 3))]
+            workers.append(Op("task", (id_,), body))
+            self.closed_tasks.append(id_)
+        ids = [op.id for op in workers]
+
+        def feed(_id: int) -> List[Op]:
+            body = []
+            for _ in range(rng.randint(1, 4)):
+                roll = rng.random()
+                if roll < 0.5:  # what the workers wait for
+                    body.append(Op("get_nowait", (queue,)) if putting else
+                                Op("put_nowait", (queue, rng.randint(0, 99))))
+                elif roll < 0.85:
+                    body.append(Op("cancel_task", (rng.choice(ids), self.message())))
+                else:
+                    body.append(Op("put_nowait", (queue, rng.randint(0, 99))) if putting else
+                                Op("get_nowait", (queue,)))
+            return body
+
+        feeders = [self.scheduled(rng.choice(("soon", "later", "later")), feed)
+                   for _ in range(rng.randint(1, 3))]
+        return workers + feeders
 
     def future_ref(self) -> int:
         """A future of the program; now and then one never made (ops on it do nothing)."""
@@ -354,6 +412,12 @@ class Generator:
             if "gather" in self.kinds and self.closed_tasks and rng.random() < 0.06:
                 body.append(Op("gather", (rng.choice(self.closed_tasks), self.future_ref(),
                                           rng.randint(0, 3))))
+                continue
+            # A queue's awaits, in a program with queues (no draw without).
+            if self.queues and rng.random() < 0.2:
+                queue = rng.choice(self.queues)
+                kind = rng.choices(("put", "get", "join"), (5, 5, 1))[0]
+                body.append(Op(kind, (queue, rng.randint(0, 99)) if kind == "put" else (queue,)))
                 continue
             roll = rng.random()
             if roll < 0.25:
@@ -461,6 +525,7 @@ class Generator:
         allowed = [kind for kind in self.WEIGHTS if kind in self.kinds and
                    (kind not in IO_KINDS or self.pair is not None) and
                    (kind not in FUTURE_KINDS or self.futures) and
+                   (kind not in QUEUE_KINDS or self.queues) and
                    not (kind == "write" and in_reader)]
         weights = [self.WEIGHTS[kind] if (kind != "stop" or owner) else 2 for kind in allowed]
         return allowed, weights
@@ -525,6 +590,10 @@ class Generator:
             return Op("current")
         if kind == "task_factory":
             return Op("task_factory", (rng.randint(0, 1),))
+        if kind == "put_nowait":
+            return Op(kind, (rng.choice(self.queues), rng.randint(0, 99)))
+        if kind in ("get_nowait", "task_done"):
+            return Op(kind, (rng.choice(self.queues),))
         return None
 
     def heap_program(self) -> Program:

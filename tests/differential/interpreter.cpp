@@ -38,6 +38,9 @@
 #include "looplab/timeout.hpp"
 #include "looplab/wait.hpp"
 #endif
+#if LOOPLAB_STAGE >= 7
+#include "looplab/queues.hpp"
+#endif
 #if LOOPLAB_STAGE >= 8
 #include "looplab/task_group.hpp"
 #endif
@@ -125,6 +128,14 @@ constexpr OpSpec kOps[] = {
     {"gather", 3, false, 6},           // gather T F E
     // Stage 07: eager tasks.
     {"task_factory", 1, false, 7},  // task_factory E (1: eager_task_factory, 0: none)
+    // Stage 07 also has queues; put, get and join go in a task's body only.
+    {"queue", 2, false, 7},       // queue Q N (maxsize N)
+    {"put", 2, false, 7},         // put Q V
+    {"get", 1, false, 7},         // get Q
+    {"put_nowait", 2, false, 7},  // put_nowait Q V
+    {"get_nowait", 1, false, 7},  // get_nowait Q
+    {"task_done", 1, false, 7},   // task_done Q
+    {"join", 1, false, 7},        // join Q
     // Stage 08: task groups; both go in a task's body only.
     {"group", 1, true, 8},       // group ID (its body: more of the task's body, in the group)
     {"group_task", 1, true, 8},  // group_task T (in a group's body: the group makes task T)
@@ -136,7 +147,8 @@ constexpr OpSpec kOps[] = {
 bool task_only(const std::string& kind) {
   return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
          kind == "catch_cancel" || kind == "wait_for" || kind == "shield" || kind == "timeout" ||
-         kind == "wait_first" || kind == "group" || kind == "group_task" || kind == "gather";
+         kind == "wait_first" || kind == "group" || kind == "group_task" || kind == "gather" ||
+         kind == "put" || kind == "get" || kind == "join";
 }
 // A task's body, or a region of one (timeout, group).
 bool task_region(const std::string& kind) {
@@ -516,6 +528,12 @@ class Run {
       return std::string("exception ValueError(") + value_error.what() + ")";
     } catch (const looplab::InvalidStateError&) {
       return "exception InvalidStateError";
+#if LOOPLAB_STAGE >= 7
+    } catch (const looplab::QueueEmpty&) {
+      return "exception QueueEmpty";
+    } catch (const looplab::QueueFull&) {
+      return "exception QueueFull";
+#endif
     } catch (const looplab::RuntimeError&) {
       return "exception RuntimeError";
 #if LOOPLAB_STAGE >= 6
@@ -640,6 +658,39 @@ class Run {
 #if LOOPLAB_STAGE >= 6
   using Task = looplab::Task<long long>;
 
+#if LOOPLAB_STAGE >= 7
+  using Queue = looplab::Queue<long long>;
+
+  // queue, put_nowait, get_nowait, task_done; false for any other op. An op
+  // on a queue not made does nothing and prints nothing.
+  bool execute_queue_op(const Op& op) {
+    if (op.kind == "queue") {
+      queues_.insert_or_assign(op.id, Queue(static_cast<int>(op.value)));
+      return true;
+    }
+    if (op.kind != "put_nowait" && op.kind != "get_nowait" && op.kind != "task_done") return false;
+    auto found = queues_.find(op.id);
+    if (found == queues_.end()) return true;
+    const Queue& queue = found->second;
+    std::string what = op.kind + " " + std::to_string(op.id);
+    std::string text = "done";
+    try {
+      if (op.kind == "put_nowait") {
+        what += " " + std::to_string(op.value);
+        queue.put_nowait(op.value);
+      } else if (op.kind == "get_nowait") {
+        text = "value " + std::to_string(queue.get_nowait());
+      } else {
+        queue.task_done();
+      }
+    } catch (...) {
+      text = error_text(std::current_exception());
+    }
+    line(what + " -> " + text);
+    return true;
+  }
+#endif
+
   // task, cancel_task, cancelling, uncancel, current, run_until_task; false for any other op.
   bool execute_task_op(const Op& op) {
     std::string t = std::to_string(op.id);
@@ -653,6 +704,7 @@ class Run {
                                         : nullptr);
       return true;
     }
+    if (execute_queue_op(op)) return true;
 #endif
     if (op.kind == "current") {
       looplab::TaskBase* task = looplab::TaskBase::current();
@@ -713,7 +765,7 @@ class Run {
   static bool awaits(const std::string& kind) {
     return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
            kind == "wait_for" || kind == "shield" || kind == "timeout" || kind == "wait_first" ||
-           kind == "group" || kind == "gather";
+           kind == "group" || kind == "gather" || kind == "put" || kind == "get" || kind == "join";
   }
 
 #if LOOPLAB_STAGE >= 8
@@ -761,7 +813,8 @@ class Run {
         continue;
       }
       std::string what = child.kind + " " + std::to_string(child.id);
-      if (child.kind == "wait_for" || child.kind == "timeout" || child.kind == "wait_first") {
+      if (child.kind == "wait_for" || child.kind == "timeout" || child.kind == "wait_first" ||
+          child.kind == "put") {
         what += " " + std::to_string(child.value);
       } else if (child.kind == "gather") {
         what += " " + std::to_string(child.value) + " " + std::to_string(child.extra);
@@ -786,6 +839,24 @@ class Run {
               looplab::timeout(milliseconds(child.value), std::move(region));
           co_await std::move(limited);
           text = "done";
+#if LOOPLAB_STAGE >= 7
+        } else if (child.kind == "put" || child.kind == "get" || child.kind == "join") {
+          auto found = queues_.find(child.id);
+          if (found == queues_.end()) continue;
+          Queue queue = found->second;
+          text = "done";
+          if (child.kind == "put") {
+            looplab::Coro<void> putting = queue.put(child.value);
+            co_await std::move(putting);
+          } else if (child.kind == "get") {
+            looplab::Coro<long long> getting = queue.get();
+            long long value = co_await std::move(getting);
+            text = "value " + std::to_string(value);
+          } else {
+            looplab::Coro<void> joining = queue.join();
+            co_await std::move(joining);
+          }
+#endif
         } else if (child.kind == "gather") {
           std::vector<Future> children = gather_children(child);
           if (children.empty()) continue;
@@ -916,6 +987,9 @@ class Run {
   std::map<long long, Task> tasks_;                     // task T: the latest one made
   std::vector<std::pair<long long, Task>> every_task_;  // every task made, in order
   std::map<const looplab::TaskBase*, long long> task_ids_;
+#endif
+#if LOOPLAB_STAGE >= 7
+  std::map<long long, Queue> queues_;  // queue Q: the latest one made
 #endif
 };
 
