@@ -77,6 +77,15 @@ OPS = {
     "set_task_result": (1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
     # gather T F E      await asyncio.gather(T, F[, T], return_exceptions=E & 1): T twice if E & 2
     "gather": (3, False, 6),
+    # Locks, semaphores, events; acquire and wait_event in a task's body only.
+    "lock": (1, False, 6),  # lock S            asyncio.Lock() as S (replaces an older S)
+    "semaphore": (2, False, 6),  # semaphore S N     asyncio.Semaphore(N) as S
+    "acquire": (1, False, 6),  # acquire S         await S.acquire()
+    "release": (1, False, 6),  # release S         S.release(), prints done or the error
+    "event": (1, False, 6),  # event E           asyncio.Event() as E
+    "wait_event": (1, False, 6),  # wait_event E      await E.wait()
+    "set_event": (1, False, 6),  # set_event E       E.set()
+    "clear_event": (1, False, 6),  # clear_event E     E.clear()
     # Stage 07: eager tasks.
     "task_factory": (1, False, 7),  # task_factory E    loop.set_task_factory(eager_task_factory if E else None)
     # Stage 07 also has queues; put, get and join in a task's body only.
@@ -97,7 +106,7 @@ SCHEDULING = ("soon", "later", "at", "post")
 # Ops that only a task's body (or a timeout region in it) may hold, and ops
 # that only the top level may.
 AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first",
-          "group", "gather", "put", "get", "join")
+          "group", "gather", "put", "get", "join", "acquire", "wait_event")
 TASK_ONLY = AWAITS + ("catch_cancel",)
 TOP_ONLY = ("run_until", "run_until_task")
 # The ops of stages 05 and 06: a program with any of them gets the sentinel of latest_deadline().
@@ -274,6 +283,8 @@ class Run:
         self.done = False
         self.futures = {}  # future F: the latest one made
         self.queues = {}  # queue Q: the latest one made
+        self.syncs = {}  # lock or semaphore S: the latest one made
+        self.events = {}  # event E: the latest one made
         self.every_future = []  # every future made, kept to the end
         self.done_callbacks = {}  # done_cb ID: the function its latest run added
         self.tasks = {}  # task T: the latest one made
@@ -352,6 +363,29 @@ class Run:
             return
         if kind == "queue":
             self.queues[args[0]] = asyncio.Queue(maxsize=args[1])
+            return
+        if kind in ("lock", "semaphore"):
+            self.syncs[args[0]] = asyncio.Lock() if kind == "lock" else asyncio.Semaphore(args[1])
+            return
+        if kind == "event":
+            self.events[args[0]] = asyncio.Event()
+            return
+        if kind == "release":
+            lock = self.syncs.get(args[0])
+            if lock is not None:
+                try:
+                    lock.release()
+                    text = "done"
+                except RuntimeError as error:
+                    text = error_text(error)
+                self.out.append(f"release {args[0]} -> {text}")
+            return
+        if kind in ("set_event", "clear_event"):
+            event = self.events.get(args[0])
+            if event is not None and kind == "set_event":
+                event.set()
+            elif event is not None:
+                event.clear()
             return
         if kind in ("put_nowait", "get_nowait", "task_done"):
             queue = self.queues.get(args[0])
@@ -490,6 +524,12 @@ class Run:
                 awaitable = self.gathered(*child.args)
                 if awaitable is None:
                     continue
+            elif kind in ("acquire", "wait_event"):
+                table = self.syncs if kind == "acquire" else self.events
+                primitive = table.get(child.args[0])
+                if primitive is None:
+                    continue
+                awaitable = primitive.acquire() if kind == "acquire" else primitive.wait()
             elif kind in ("put", "get", "join"):
                 queue = self.queues.get(child.args[0])
                 if queue is None:

@@ -100,6 +100,16 @@ OP_SPECS: Dict[str, OpSpec] = {
     "set_task_result": OpSpec(1, False, 6),  # set_task_result T   T.set_result(0): RuntimeError
     # gather T F E   await asyncio.gather(T, F[, T]): E 1 return_exceptions=True, 2 T twice
     "gather": OpSpec(3, False, 6),
+    # Locks, semaphores and events (README.md, "Locks and events"); acquire
+    # and wait_event in task bodies only.
+    "lock": OpSpec(1, False, 6),  # lock S           asyncio.Lock() as S (replaces an older S)
+    "semaphore": OpSpec(2, False, 6),  # semaphore S N    asyncio.Semaphore(N) as S
+    "acquire": OpSpec(1, False, 6),  # acquire S        await S.acquire()
+    "release": OpSpec(1, False, 6),  # release S        S.release(), prints done or the error
+    "event": OpSpec(1, False, 6),  # event E          asyncio.Event() as E
+    "wait_event": OpSpec(1, False, 6),  # wait_event E     await E.wait()
+    "set_event": OpSpec(1, False, 6),  # set_event E      E.set()
+    "clear_event": OpSpec(1, False, 6),  # clear_event E    E.clear()
     # Stage 07: eager tasks. E 1: asyncio.eager_task_factory; 0: the default (lazy).
     "task_factory": OpSpec(1, False, 7),  # task_factory E   loop.set_task_factory(...)
     # Stage 07 also has queues (README.md, "Queues"); put, get and join in task bodies only.
@@ -126,9 +136,12 @@ REFERS_TO_ID = ("cancel", "remove_cb", "await_task", "cancel_task", "cancelling"
                 "run_until_task", "set_task_result", "gather")
 # What a task's body awaits (each prints what it got).
 AWAITS = ("sleep", "await_future", "await_task", "wait_for", "shield", "timeout", "wait_first",
-          "gather", "put", "get", "join")
+          "gather", "put", "get", "join", "acquire", "wait_event")
 # The ops on a queue: only in a program that made queues.
 QUEUE_KINDS = ("put", "get", "put_nowait", "get_nowait", "task_done", "join")
+# The ops on a lock or semaphore, and on an event: only in a program that made one.
+SYNC_KINDS = ("acquire", "release")
+EVENT_KINDS = ("wait_event", "set_event", "clear_event")
 
 
 class Op:
@@ -246,6 +259,7 @@ class Generator:
                "current": 2, "set_task_result": 2,
                "task_factory": 3,  # stage 07 on
                "put_nowait": 6, "get_nowait": 6, "task_done": 3,  # stage 07 on, with queues
+               "release": 5, "set_event": 4, "clear_event": 2,  # with locks, with events
                "post": 15}  # stage 09 on
 
     def __init__(self, stage: int, seed: int, index: int):
@@ -264,6 +278,8 @@ class Generator:
         self.awaits_itself: Set[int] = set()  # tasks with an await_task on themselves
         self.catching: Set[int] = set()  # tasks with a catch_cancel
         self.queues: List[int] = []  # a future program's queues, from stage 07: Q 1, 2, ...
+        self.syncs: List[int] = []  # its locks and semaphores: S 1, 2, ...
+        self.events: List[int] = []  # its events: E 1, 2, ...
 
     def program(self) -> Program:
         rng = self.rng
@@ -313,6 +329,18 @@ class Generator:
                 ops.insert(position, task)
         if self.queues and rng.random() < 0.5:
             ops += self.queue_traffic()
+        # From stage 06 (after the draws above: stage 06's queue-less programs
+        # are the same up to here), locks, semaphores and events, with
+        # traffic of their own.
+        if "lock" in self.kinds and rng.random() < 0.3:
+            self.syncs = [1, 2][:rng.randint(1, 2)]
+            made += [Op("lock", (s,)) if rng.random() < 0.6 else
+                     Op("semaphore", (s, rng.randint(1, 2))) for s in self.syncs]
+            ops += self.sync_traffic()
+        if "event" in self.kinds and rng.random() < 0.2:
+            self.events = [1]
+            made.append(Op("event", (1,)))
+            ops += self.event_traffic()
         if rng.random() < 0.25:
             position = rng.randint(0, len(ops))
             tasks = [op.id for op in ops[:position] if op.kind == "task"]
@@ -333,14 +361,9 @@ class Generator:
         workers = []
         putting = rng.random() < 0.4  # a producers' program: putters wait on a full queue
         for _ in range(rng.randint(2, 3)):
-            self.next_id += 1  # an id, but no handle for cancel to target
-            id_ = self.next_id - 1
-            self.tasks.append(id_)
-            body = [Op("catch_cancel")] if rng.random() < 0.3 else []
-            body += [Op("put", (queue, rng.randint(0, 99))) if putting else Op("get", (queue,))
-                     for _ in range(rng.randint(1, 3))]
-            workers.append(Op("task", (id_,), body))
-            self.closed_tasks.append(id_)
+            body = [Op("put", (queue, rng.randint(0, 99))) if putting else Op("get", (queue,))
+                    for _ in range(rng.randint(1, 3))]
+            workers.append(self.traffic_task(body))
         ids = [op.id for op in workers]
 
         def feed(_id: int) -> List[Op]:
@@ -360,6 +383,54 @@ class Generator:
         feeders = [self.scheduled(rng.choice(("soon", "later", "later")), feed)
                    for _ in range(rng.randint(1, 3))]
         return workers + feeders
+
+    def traffic_task(self, body: List[Op]) -> Op:
+        """A task op with this body, made at the top level; others may await it."""
+        self.next_id += 1  # an id, but no handle for cancel to target
+        id_ = self.next_id - 1
+        self.tasks.append(id_)
+        if self.rng.random() < 0.3:
+            body = [Op("catch_cancel")] + body
+        self.closed_tasks.append(id_)
+        return Op("task", (id_,), body)
+
+    def sync_traffic(self) -> List[Op]:
+        """Two to four tasks taking turns in one lock's (or semaphore's)
+        critical section, acquire, sleep, release, and a callback that
+        cancels them and releases: a waiter woken by a release, then
+        cancelled before it resumes, must wake the next one."""
+        rng = self.rng
+        lock = rng.choice(self.syncs)
+        tasks = []
+        for _ in range(rng.randint(2, 4)):
+            body = []
+            for _ in range(rng.randint(1, 2)):
+                body += [Op("acquire", (lock,)), Op("sleep", (rng.choice((0, 0, 1, 2)),)),
+                         Op("release", (lock,))]
+            tasks.append(self.traffic_task(body))
+        ids = [op.id for op in tasks]
+
+        def meddle(_id: int) -> List[Op]:
+            return [Op("cancel_task", (rng.choice(ids), self.message())) if rng.random() < 0.7
+                    else Op("release", (lock,)) for _ in range(rng.randint(1, 3))]
+
+        return tasks + [self.scheduled(rng.choice(("soon", "later")), meddle)
+                        for _ in range(rng.randint(1, 2))]
+
+    def event_traffic(self) -> List[Op]:
+        """Tasks waiting for one event, callbacks that set, clear and cancel."""
+        rng = self.rng
+        tasks = [self.traffic_task([Op("wait_event", (1,))] * rng.randint(1, 2))
+                 for _ in range(rng.randint(1, 3))]
+        ids = [op.id for op in tasks]
+
+        def poke(_id: int) -> List[Op]:
+            return [rng.choice((Op("set_event", (1,)), Op("clear_event", (1,)),
+                                Op("cancel_task", (rng.choice(ids), self.message()))))
+                    for _ in range(rng.randint(1, 3))]
+
+        return tasks + [self.scheduled(rng.choice(("soon", "later")), poke)
+                        for _ in range(rng.randint(1, 2))]
 
     def future_ref(self) -> int:
         """A future of the program; now and then one never made (ops on it do nothing)."""
@@ -412,6 +483,13 @@ class Generator:
             if "gather" in self.kinds and self.closed_tasks and rng.random() < 0.06:
                 body.append(Op("gather", (rng.choice(self.closed_tasks), self.future_ref(),
                                           rng.randint(0, 3))))
+                continue
+            # A lock's and an event's awaits, in a program with them.
+            if self.syncs and rng.random() < 0.1:
+                body.append(Op("acquire", (rng.choice(self.syncs),)))
+                continue
+            if self.events and rng.random() < 0.08:
+                body.append(Op("wait_event", (rng.choice(self.events),)))
                 continue
             # A queue's awaits, in a program with queues (no draw without).
             if self.queues and rng.random() < 0.2:
@@ -526,6 +604,8 @@ class Generator:
                    (kind not in IO_KINDS or self.pair is not None) and
                    (kind not in FUTURE_KINDS or self.futures) and
                    (kind not in QUEUE_KINDS or self.queues) and
+                   (kind not in SYNC_KINDS or self.syncs) and
+                   (kind not in EVENT_KINDS or self.events) and
                    not (kind == "write" and in_reader)]
         weights = [self.WEIGHTS[kind] if (kind != "stop" or owner) else 2 for kind in allowed]
         return allowed, weights
@@ -594,6 +674,10 @@ class Generator:
             return Op(kind, (rng.choice(self.queues), rng.randint(0, 99)))
         if kind in ("get_nowait", "task_done"):
             return Op(kind, (rng.choice(self.queues),))
+        if kind == "release":
+            return Op(kind, (rng.choice(self.syncs),))
+        if kind in ("set_event", "clear_event"):
+            return Op(kind, (rng.choice(self.events),))
         return None
 
     def heap_program(self) -> Program:

@@ -1,4 +1,5 @@
-// interpreter.cpp: the differential tester's C++ side, runs loop programs on looplab.
+// interpreter.cpp: the differential tester's C++ side, runs loop programs on
+// looplab.
 //
 // tests/differential/difftest.py generates random loop programs (the format is
 // in tests/differential/README.md) and feeds the same programs to this
@@ -23,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "looplab/event_loop.hpp"
@@ -33,6 +35,8 @@
 #if LOOPLAB_STAGE >= 6
 #include "looplab/coro.hpp"
 #include "looplab/gather.hpp"
+#include "looplab/locks.hpp"
+#include "looplab/semaphore.hpp"
 #include "looplab/sleep.hpp"
 #include "looplab/task.hpp"
 #include "looplab/timeout.hpp"
@@ -126,6 +130,14 @@ constexpr OpSpec kOps[] = {
     {"wait_first", 2, false, 6},       // wait_first F MS
     {"set_task_result", 1, false, 6},  // set_task_result T
     {"gather", 3, false, 6},           // gather T F E
+    {"lock", 1, false, 6},             // lock S
+    {"semaphore", 2, false, 6},        // semaphore S N
+    {"acquire", 1, false, 6},          // acquire S
+    {"release", 1, false, 6},          // release S
+    {"event", 1, false, 6},            // event E
+    {"wait_event", 1, false, 6},       // wait_event E
+    {"set_event", 1, false, 6},        // set_event E
+    {"clear_event", 1, false, 6},      // clear_event E
     // Stage 07: eager tasks.
     {"task_factory", 1, false, 7},  // task_factory E (1: eager_task_factory, 0: none)
     // Stage 07 also has queues; put, get and join go in a task's body only.
@@ -148,7 +160,8 @@ bool task_only(const std::string& kind) {
   return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
          kind == "catch_cancel" || kind == "wait_for" || kind == "shield" || kind == "timeout" ||
          kind == "wait_first" || kind == "group" || kind == "group_task" || kind == "gather" ||
-         kind == "put" || kind == "get" || kind == "join";
+         kind == "put" || kind == "get" || kind == "join" || kind == "acquire" ||
+         kind == "wait_event";
 }
 // A task's body, or a region of one (timeout, group).
 bool task_region(const std::string& kind) {
@@ -167,7 +180,8 @@ struct ProgramError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The top-level ops of a program; a body is indented two spaces deeper than its owner.
+// The top-level ops of a program; a body is indented two spaces deeper than its
+// owner.
 std::vector<Op> parse(const std::vector<std::string>& lines) {
   std::vector<Op> top;
   struct Level {
@@ -231,8 +245,8 @@ bool schedules(const Op& op) {
   return op.kind == "soon" || op.kind == "later" || op.kind == "at" || op.kind == "post";
 }
 
-// The latest time any timer of the program can be due: the sentinel goes after it.
-// A reader runs when its pair has data: it counts as running at `reader_at`
+// The latest time any timer of the program can be due: the sentinel goes after
+// it. A reader runs when its pair has data: it counts as running at `reader_at`
 // (-1: readers are left out, which gives the time of the last write).
 long long latest_deadline(const std::vector<Op>& ops, long long now, long long reader_at) {
   long long latest = now;
@@ -309,7 +323,8 @@ long long count_stops(const std::vector<Op>& ops, long long writes) {
 // says so) instead of hanging the whole batch.
 struct Watchdog : looplab::SystemExit {  // SystemExit: escapes callbacks and the loop
   const char* what() const noexcept override {
-    return "watchdog: the loop read the clock 100000 times without finishing the program";
+    return "watchdog: the loop read the clock 100000 times without finishing "
+           "the program";
   }
 };
 
@@ -486,7 +501,8 @@ class Run {
     long long number = op.kind == "reader" ? op.value : op.id;
     auto found = pairs_.find(number);
     if (found == pairs_.end()) return;
-    int left = found->second[0];  // not a structured binding: clang 14 cannot capture those
+    int left = found->second[0];  // not a structured binding: clang 14 cannot
+                                  // capture those
     int right = found->second[1];
     if (op.kind == "reader") {
       loop_.add_reader(left, [this, &op, left] { read(op, left); });
@@ -501,7 +517,8 @@ class Run {
     }
   }
 
-  // A reader drains its end (to EAGAIN, or EOF), says how much it read, runs its body.
+  // A reader drains its end (to EAGAIN, or EOF), says how much it read, runs
+  // its body.
   void read(const Op& op, int fd) {
     std::array<char, 4096> buffer{};
     long long count = 0;
@@ -616,7 +633,8 @@ class Run {
     }
   }
 
-  // run_until F, run_until_task T (`is_task`: no cancel message, see error_text).
+  // run_until F, run_until_task T (`is_task`: no cancel message, see
+  // error_text).
   void run_until(const std::string& what, const Future& future) {
     std::string text;
     try {
@@ -691,9 +709,49 @@ class Run {
   }
 #endif
 
-  // task, cancel_task, cancelling, uncancel, current, run_until_task; false for any other op.
+  using Sync = std::variant<looplab::Lock, looplab::Semaphore>;
+
+  // lock, semaphore, release, event, set_event, clear_event; false for any
+  // other op. An op on one not made does nothing and prints nothing.
+  bool execute_sync_op(const Op& op) {
+    if (op.kind == "lock" || op.kind == "semaphore") {
+      syncs_.insert_or_assign(op.id, op.kind == "lock"
+                                         ? Sync(looplab::Lock())
+                                         : Sync(looplab::Semaphore(static_cast<int>(op.value))));
+      return true;
+    }
+    if (op.kind == "event") {
+      events_.insert_or_assign(op.id, looplab::Event());
+      return true;
+    }
+    if (op.kind == "release") {
+      auto found = syncs_.find(op.id);
+      if (found == syncs_.end()) return true;
+      std::string text = "done";
+      try {
+        std::visit([](const auto& held) { held.release(); }, found->second);
+      } catch (...) {
+        text = error_text(std::current_exception());  // an unlocked Lock: RuntimeError
+      }
+      line("release " + std::to_string(op.id) + " -> " + text);
+      return true;
+    }
+    if (op.kind != "set_event" && op.kind != "clear_event") return false;
+    auto found = events_.find(op.id);
+    if (found == events_.end()) return true;
+    if (op.kind == "set_event") {
+      found->second.set();
+    } else {
+      found->second.clear();
+    }
+    return true;
+  }
+
+  // task, cancel_task, cancelling, uncancel, current, run_until_task; false for
+  // any other op.
   bool execute_task_op(const Op& op) {
     std::string t = std::to_string(op.id);
+    if (execute_sync_op(op)) return true;
     if (op.kind == "task") {
       record_task(op.id, looplab::create_task(loop_, task_body(&op)));
       return true;
@@ -765,7 +823,8 @@ class Run {
   static bool awaits(const std::string& kind) {
     return kind == "sleep" || kind == "await_future" || kind == "await_task" ||
            kind == "wait_for" || kind == "shield" || kind == "timeout" || kind == "wait_first" ||
-           kind == "group" || kind == "gather" || kind == "put" || kind == "get" || kind == "join";
+           kind == "group" || kind == "gather" || kind == "put" || kind == "get" ||
+           kind == "join" || kind == "acquire" || kind == "wait_event";
   }
 
 #if LOOPLAB_STAGE >= 8
@@ -857,6 +916,21 @@ class Run {
             co_await std::move(joining);
           }
 #endif
+        } else if (child.kind == "acquire") {
+          auto found = syncs_.find(child.id);
+          if (found == syncs_.end()) continue;
+          Sync held = found->second;
+          looplab::Coro<bool> acquiring =
+              std::visit([](const auto& lock) { return lock.acquire(); }, held);
+          bool value = co_await std::move(acquiring);
+          text = std::string("value ") + (value ? "True" : "False");
+        } else if (child.kind == "wait_event") {
+          auto found = events_.find(child.id);
+          if (found == events_.end()) continue;
+          looplab::Event event = found->second;
+          looplab::Coro<bool> waiting = event.wait();
+          bool value = co_await std::move(waiting);
+          text = std::string("value ") + (value ? "True" : "False");
         } else if (child.kind == "gather") {
           std::vector<Future> children = gather_children(child);
           if (children.empty()) continue;
@@ -977,7 +1051,8 @@ class Run {
 #if LOOPLAB_STAGE >= 3
   std::map<long long, std::array<int, 2>> pairs_;  // pair P: {left end, right end}
 #endif
-  // Declared after loop_, so destroyed before it: a future must not outlive its loop.
+  // Declared after loop_, so destroyed before it: a future must not outlive its
+  // loop.
 #if LOOPLAB_STAGE >= 5
   std::map<long long, Future> futures_;  // future F: the latest one made
   std::vector<Future> every_future_;     // every future made, kept to the end
@@ -987,6 +1062,8 @@ class Run {
   std::map<long long, Task> tasks_;                     // task T: the latest one made
   std::vector<std::pair<long long, Task>> every_task_;  // every task made, in order
   std::map<const looplab::TaskBase*, long long> task_ids_;
+  std::map<long long, Sync> syncs_;             // lock or semaphore S: the latest one made
+  std::map<long long, looplab::Event> events_;  // event E: the latest one made
 #endif
 #if LOOPLAB_STAGE >= 7
   std::map<long long, Queue> queues_;  // queue Q: the latest one made
