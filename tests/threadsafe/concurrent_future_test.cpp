@@ -76,6 +76,27 @@ TEST(ConcurrentFuture, ReprNamesTheStateInLowerCaseAsPythonsDoes) {
   EXPECT_NE(future.repr().find(" state=cancelled>"), std::string::npos) << future.repr();
 }
 
+// _base.py: "<Future at 0x... state=finished returned int>", "... raised
+// ValueError>": the class of the result, or of the exception.
+TEST(ConcurrentFuture, AFinishedOnesReprNamesTheClassOfWhatItEndedWith) {
+  auto ends_with = [](const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() &&
+           text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  concurrent::Future<int> number;
+  number.set_result(3);
+  EXPECT_TRUE(ends_with(number.repr(), " state=finished returned int>")) << number.repr();
+  concurrent::Future<std::string> text;
+  text.set_result("x");
+  EXPECT_TRUE(ends_with(text.repr(), " state=finished returned str>")) << text.repr();
+  concurrent::Future<void> nothing;
+  nothing.set_result();
+  EXPECT_TRUE(ends_with(nothing.repr(), " state=finished returned NoneType>")) << nothing.repr();
+  concurrent::Future<int> failed;
+  failed.set_exception(std::make_exception_ptr(ValueError("bad")));
+  EXPECT_TRUE(ends_with(failed.repr(), " state=finished raised ValueError>")) << failed.repr();
+}
+
 TEST(ConcurrentFuture, SettingADoneFutureIsAnInvalidStateErrorNamingItsState) {
   concurrent::Future<int> finished;
   finished.set_result(1);

@@ -1,7 +1,10 @@
 #include "looplab/concurrent_future.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <iostream>
+#include <string>
+#include <typeinfo>
 
 namespace looplab::concurrent::detail {
 
@@ -34,6 +37,17 @@ const char* state_description(State state) noexcept {
       return "finished";
   }
   return "?";
+}
+
+std::string class_name_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    std::string name = type_name(typeid(e));  // "concurrent::CancelledError"
+    return name.substr(name.rfind(':') + 1);  // npos + 1 is 0: the whole name
+  } catch (...) {
+    return "BaseException";
+  }
 }
 
 void report_callback_error(const std::string& future_repr,

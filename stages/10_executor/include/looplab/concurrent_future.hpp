@@ -20,7 +20,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -53,6 +55,25 @@ void report_callback_error(const std::string& future_repr,
 // "Future ... in unexpected state: FINISHED", as _base.py logs it before
 // set_running_or_notify_cancel() raises.
 void report_unexpected_state(const void* future, State state) noexcept;
+/// The name of the exception's class, as Python's __class__.__name__.
+std::string class_name_of(const std::exception_ptr& error);
+/// The name of T's Python counterpart, for repr()'s "returned int".
+template <typename T>
+std::string python_class_name() {
+  if constexpr (std::is_void_v<T>) {
+    return "NoneType";
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return "bool";
+  } else if constexpr (std::is_integral_v<T>) {
+    return "int";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return "float";
+  } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+    return "str";
+  } else {
+    return type_name(typeid(T));
+  }
+}
 
 }  // namespace detail
 
@@ -174,9 +195,14 @@ class Future {
     return std::move(*state_->value);
   }
 
-  /// "<Future at 0x... state=pending>" (Python adds the result's type; C++
-  /// has no name for it to print).
-  std::string repr() const { return repr_in(read_state()); }
+  /// "<Future at 0x... state=pending>"; finished, with what it ended with,
+  /// as _base.py writes it: "state=finished returned int", "state=finished
+  /// raised ValueError" (T's Python counterpart: int, float, str, bool,
+  /// NoneType for void; else the C++ type's name).
+  std::string repr() const {
+    std::lock_guard lock(state_->mutex);
+    return repr_in(state_->state);
+  }
   friend bool operator==(const Future& a, const Future& b) noexcept { return a.state_ == b.state_; }
 
  private:
@@ -198,11 +224,17 @@ class Future {
     std::lock_guard lock(state_->mutex);
     return state_->state;
   }
+  // With the lock held.
   std::string repr_in(State state) const {
     char address[32];
     std::snprintf(address, sizeof address, "%p", static_cast<const void*>(state_.get()));
-    return std::string("<Future at ") + address + " state=" + detail::state_description(state) +
-           ">";
+    std::string text =
+        std::string("<Future at ") + address + " state=" + detail::state_description(state);
+    if (state == State::kFinished) {
+      text += state_->error ? " raised " + detail::class_name_of(state_->error)
+                            : " returned " + detail::python_class_name<T>();
+    }
+    return text + ">";
   }
   void wait_until_done(std::unique_lock<std::mutex>& lock, Timeout timeout) const {
     auto finished = [this] {
