@@ -1,7 +1,7 @@
 // Contexts: captured when a callback is scheduled, entered while it runs.
 #include <gtest/gtest.h>
 
-#include <optional>
+#include <new>
 #include <regex>
 #include <string>
 #include <vector>
@@ -130,8 +130,9 @@ TEST_F(ContextTest, TokenErrorsNameTheTokenAsPythonDoes) {
     elsewhere.run([&] { counter.reset(outer); });
     FAIL() << "no ValueError";
   } catch (const ValueError& e) {
-    EXPECT_TRUE(has_shape(e.what(), "<Token var=<ContextVar name='counter' at 0x[0-9a-f]+> "
-                                    "at 0x[0-9a-f]+> was created in a different Context"))
+    EXPECT_TRUE(has_shape(e.what(),
+                          "<Token var=<ContextVar name='counter' at 0x[0-9a-f]+> "
+                          "at 0x[0-9a-f]+> was created in a different Context"))
         << e.what();
   }
 }
@@ -140,12 +141,13 @@ TEST_F(ContextTest, TokenErrorsNameTheTokenAsPythonDoes) {
 // made where a dead one was (a handle's, once the handle has run and its
 // block is recycled) is another Context, as in Python.
 TEST_F(ContextTest, ATokenFromADeadContextIsRefusedByANewOneInTheSameMemory) {
-  std::optional<Context> slot;
-  slot.emplace();
-  auto token = slot->run([] { return counter.set(1); });
-  slot.reset();
-  slot.emplace();  // the same address
-  EXPECT_THROW(slot->run([&] { counter.reset(token); }), ValueError);
+  alignas(Context) unsigned char memory[sizeof(Context)];
+  auto* dead = new (memory) Context();
+  auto token = dead->run([] { return counter.set(1); });
+  dead->~Context();
+  auto* reborn = new (memory) Context();  // the same address
+  EXPECT_THROW(reborn->run([&] { counter.reset(token); }), ValueError);
+  reborn->~Context();
 }
 
 TEST_F(ContextTest, ACopyIsASnapshot) {
@@ -162,8 +164,9 @@ TEST_F(ContextTest, AContextCannotBeEnteredTwice) {
     context.run([&] { context.run([] {}); });
     FAIL() << "no RuntimeError";
   } catch (const RuntimeError& e) {
-    EXPECT_TRUE(has_shape(e.what(), "cannot enter context: <_contextvars.Context object "
-                                    "at 0x[0-9a-f]+> is already entered"))
+    EXPECT_TRUE(has_shape(e.what(),
+                          "cannot enter context: <_contextvars.Context object "
+                          "at 0x[0-9a-f]+> is already entered"))
         << e.what();
   }
   EXPECT_NO_THROW(context.run([] {}));  // and it left cleanly

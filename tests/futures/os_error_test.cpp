@@ -35,11 +35,11 @@ TEST(OsError, AConnectionsErrnoBecomesItsPythonSubclass) {
 // connect gives its own strerror, "Connect call failed ('127.0.0.1', 9)".
 TEST(OsError, ItReadsAsPythonsStrAndRepr) {
   std::exception_ptr reset = make_os_error(ECONNRESET);
-  EXPECT_EQ(describe_exception(reset), "ConnectionResetError: [Errno " +
-                                           std::to_string(ECONNRESET) +
-                                           "] Connection reset by peer");
-  EXPECT_EQ(exception_repr(reset), "ConnectionResetError(" + std::to_string(ECONNRESET) +
-                                       ", 'Connection reset by peer')");
+  EXPECT_EQ(
+      describe_exception(reset),
+      "ConnectionResetError: [Errno " + std::to_string(ECONNRESET) + "] Connection reset by peer");
+  EXPECT_EQ(exception_repr(reset),
+            "ConnectionResetError(" + std::to_string(ECONNRESET) + ", 'Connection reset by peer')");
   std::exception_ptr refused = make_os_error(ECONNREFUSED, "Connect call failed ('127.0.0.1', 9)");
   EXPECT_EQ(exception_repr(refused), "ConnectionRefusedError(" + std::to_string(ECONNREFUSED) +
                                          ", \"Connect call failed ('127.0.0.1', 9)\")");

@@ -36,7 +36,8 @@ std::string_view message_of(const std::exception& error, std::string_view type) 
 
 // The last line of a Python traceback names an exception by its module,
 // unless it is a builtin: "asyncio.exceptions.CancelledError: why", but
-// "ValueError: bad". asyncio's own types are the ones looplab has (the queues' from stage 07, which shares this file).
+// "ValueError: bad". asyncio's own types are the ones looplab has (the
+// queues' from stage 07, which shares this file).
 std::string traceback_name(const std::string& type) {
   static const std::map<std::string_view, std::string_view> kModules = {
       {"BrokenBarrierError", "asyncio.exceptions"},

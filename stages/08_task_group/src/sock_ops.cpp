@@ -62,8 +62,8 @@ std::string python_address(const sockaddr* address, socklen_t length) {
     const auto* ipv6 = reinterpret_cast<const sockaddr_in6*>(address);
     ::inet_ntop(AF_INET6, &ipv6->sin6_addr, host, sizeof host);
     return "('" + std::string(host) + "', " + std::to_string(ntohs(ipv6->sin6_port)) + ", " +
-           std::to_string(ntohl(ipv6->sin6_flowinfo)) + ", " +
-           std::to_string(ipv6->sin6_scope_id) + ")";
+           std::to_string(ntohl(ipv6->sin6_flowinfo)) + ", " + std::to_string(ipv6->sin6_scope_id) +
+           ")";
   }
   if (address->sa_family == AF_UNIX) {
     const auto* local = reinterpret_cast<const sockaddr_un*>(address);

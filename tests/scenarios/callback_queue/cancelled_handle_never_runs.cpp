@@ -13,7 +13,7 @@ LOOPLAB_SCENARIO(cancelled_handle_never_runs) {
   handle.cancel();
   trace(std::string("cancelled() = ") + (handle.cancelled() ? "True" : "False"));
   trace("repr = " + handle.repr());  // no callback, so no place: asyncio outside debug mode
-  loop.stop();  // stop() before run_forever(): run exactly one turn
+  loop.stop();                       // stop() before run_forever(): run exactly one turn
   loop.run_forever();
   trace("turn done");
   loop.close();

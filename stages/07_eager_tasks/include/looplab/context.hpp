@@ -74,9 +74,9 @@ class Context {
   template <typename F>
   decltype(auto) run(F&& fn) {
     if (entered_) {
-      throw RuntimeError("cannot enter context: " +
-                         detail::object_repr("_contextvars.Context object", this) +
-                         " is already entered");
+      throw RuntimeError(
+          "cannot enter context: " + detail::object_repr("_contextvars.Context object", this) +
+          " is already entered");
     }
     ScopeExit leave([this, previous = std::exchange(current_, this)] {
       entered_ = false;
@@ -175,7 +175,8 @@ class ContextVar {
   /// Restores the value the variable had before `token`'s set().
   void reset(Token<T>& token) {
     if (token.used_) throw RuntimeError(token.repr() + " has already been used once");
-    if (token.var_ != this) throw ValueError(token.repr() + " was created by a different ContextVar");
+    if (token.var_ != this)
+      throw ValueError(token.repr() + " was created by a different ContextVar");
     Context& context = Context::current();
     if (token.context_ != context.identity_for_tokens()) {
       throw ValueError(token.repr() + " was created in a different Context");
