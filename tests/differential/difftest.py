@@ -313,6 +313,16 @@ class Generator:
         if "queue" in self.kinds and rng.random() < 0.35:
             self.queues = list(range(1, rng.randint(1, 2) + 1))
             made += [Op("queue", (q, rng.choice((0, 1, 1, 2)))) for q in self.queues]
+        # From stage 06, locks or semaphores, and events: made first too, so
+        # that any task body may acquire and wait, any callback release, set
+        # and clear; each also gets traffic of its own (below).
+        if "lock" in self.kinds and rng.random() < 0.3:
+            self.syncs = [1, 2][:rng.randint(1, 2)]
+            made += [Op("lock", (s,)) if rng.random() < 0.6 else
+                     Op("semaphore", (s, rng.randint(1, 2))) for s in self.syncs]
+        if "event" in self.kinds and rng.random() < 0.2:
+            self.events = [1]
+            made.append(Op("event", (1,)))
         ops = self.ops(depth=0, owner=None)
         # From stage 07, half of them make every task eager from the start
         # (task_factory ops elsewhere switch it on and off as the program runs).
@@ -329,17 +339,9 @@ class Generator:
                 ops.insert(position, task)
         if self.queues and rng.random() < 0.5:
             ops += self.queue_traffic()
-        # From stage 06 (after the draws above: stage 06's queue-less programs
-        # are the same up to here), locks, semaphores and events, with
-        # traffic of their own.
-        if "lock" in self.kinds and rng.random() < 0.3:
-            self.syncs = [1, 2][:rng.randint(1, 2)]
-            made += [Op("lock", (s,)) if rng.random() < 0.6 else
-                     Op("semaphore", (s, rng.randint(1, 2))) for s in self.syncs]
+        if self.syncs:
             ops += self.sync_traffic()
-        if "event" in self.kinds and rng.random() < 0.2:
-            self.events = [1]
-            made.append(Op("event", (1,)))
+        if self.events:
             ops += self.event_traffic()
         if rng.random() < 0.25:
             position = rng.randint(0, len(ops))
