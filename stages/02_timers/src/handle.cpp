@@ -28,8 +28,9 @@ void HandleState::run(EventLoop& loop) {
 }
 
 std::string HandleState::repr() const {
-  // asyncio forgets a cancelled handle's callback, and with it where it came
-  // from (outside debug mode): "<Handle cancelled>".
+  // Outside debug mode, asyncio's repr names the callback; cancel() drops
+  // the callback, which leaves "<Handle cancelled>". (Its debug mode keeps
+  // "created at" there too; looplab prints the same in both.)
   if (cancelled_) return "<Handle cancelled>";
   std::string_view file = created_at_.file;
   if (auto slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);

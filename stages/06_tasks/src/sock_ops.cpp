@@ -202,8 +202,9 @@ Future<void> EventLoop::sock_connect(int fd, const sockaddr* address, socklen_t 
     if (future.done()) return;
     int error = 0;
     socklen_t size = sizeof error;
-    if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) error = errno;
-    if (error == 0) {
+    if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) {
+      fail(future, errno);  // getsockopt()'s own error, as Python raises it
+    } else if (error == 0) {
       future.set_result();
     } else if (!would_block(error)) {
       fail(future, error, "Connect call failed " + where);

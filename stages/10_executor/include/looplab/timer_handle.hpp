@@ -29,8 +29,8 @@ class TimerHandleState final : public HandleState {
   /// TimerHandle.cancel(): a timer still in the heap is counted by its loop.
   void cancel() noexcept override;
 
-  /// "<TimerHandle [cancelled ]when=1.5 created at demo.cpp:12>", when in seconds of
-  /// loop time as Python prints a float.
+  /// "<TimerHandle when=1.5 created at demo.cpp:12>", when in seconds of
+  /// loop time as Python prints a float; "<TimerHandle cancelled when=1.5>".
   std::string repr() const override;
 
   // The heap's bookkeeping (asyncio's `_scheduled`): the loop whose heap holds
