@@ -146,7 +146,9 @@ class ContextVar {
 
   const std::string& name() const noexcept { return name_; }
   /// repr(var) without its default: "<ContextVar name='v' at 0x...>".
-  std::string repr() const { return detail::object_repr("ContextVar name=" + quoted(name_), this); }
+  std::string repr() const {
+    return detail::object_repr("ContextVar name=" + python_repr(name_), this);
+  }
 
   /// The value in the current context, else the default, else LookupError,
   /// whose message is the variable's repr, as Python's.
@@ -190,10 +192,6 @@ class ContextVar {
     const std::shared_ptr<const void>* value = Context::current().find(id_);
     return value != nullptr ? static_cast<const T*>(value->get()) : nullptr;
   }
-
-  // Python's repr of a str (reprlib.hpp comes later than stage 01): the
-  // name between single quotes, as a variable's name always is in practice.
-  static std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
   static std::uint64_t next_id() {
     static std::atomic<std::uint64_t> counter{0};
