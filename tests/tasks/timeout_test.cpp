@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 #include "tasks/support.hpp"
@@ -241,6 +243,53 @@ TEST(WaitFor, ACoroutineRunsInlineUnderTheTimeout) {
   EXPECT_EQ(t.loop.run_until_complete(task), "TimeoutError");
   EXPECT_EQ(log, Log{"body cleans up at 1.000000"});
   EXPECT_EQ(all_tasks(t.loop).size(), 0u);
+}
+
+TEST(WaitFor, NoDelayWaitsAsLongAsItTakes) {
+  // asyncio.wait_for(aw, None): no deadline at all.
+  TestLoop t;
+  Log log;
+  auto body = [](EventLoop* loop, Log* log) -> Coro<int> {
+    Task<int> inner = create_task(*loop, slow_body(5000ms, log));
+    int first = co_await wait_for(Future<int>(inner), std::nullopt);
+    std::optional<std::chrono::milliseconds> none;  // a program's `timeout=None`
+    int second = co_await wait_for(slow_body(1000ms, log), none);
+    co_return first + second;
+  };
+  Task<int> task = create_task(t.loop, body, &t.loop, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task), 2);
+  EXPECT_DOUBLE_EQ(t.now(), 6.0);
+  EXPECT_EQ(log, (Log{"body finished", "body finished"}));
+}
+
+TEST(WaitFor, AnOptionalDelayThatHoldsOneIsADeadline) {
+  TestLoop t;
+  Log log;
+  auto body = [](Log* log) -> Coro<std::string> {
+    std::optional<std::chrono::milliseconds> limit = 1000ms;
+    try {
+      co_await wait_for(slow_body(5000ms, log), limit);
+    } catch (const TimeoutError&) {
+      co_return "TimeoutError";
+    }
+    co_return "no timeout";
+  };
+  Task<std::string> task = create_task(t.loop, body, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task), "TimeoutError");
+  EXPECT_EQ(log, Log{"body cleans up at 1.000000"});
+}
+
+TEST(WaitFor, NoDelayRunsACoroutineInlineNotAsATask) {
+  TestLoop t;
+  auto counts_tasks = [](EventLoop* loop) -> Coro<std::size_t> {
+    co_await sleep(0s);
+    co_return all_tasks(*loop).size();
+  };
+  auto body = [](EventLoop* loop, decltype(counts_tasks) make) -> Coro<std::size_t> {
+    co_return co_await wait_for(make(loop), std::nullopt);
+  };
+  Task<std::size_t> task = create_task(t.loop, body, &t.loop, counts_tasks);
+  EXPECT_EQ(t.loop.run_until_complete(task), 1u);  // the awaiting task alone
 }
 
 TEST(WaitFor, ZeroDelayOnADoneFutureReturnsItsResult) {

@@ -245,4 +245,29 @@ Coro<T> wait_for(Coro<T> coro, std::chrono::duration<Rep, Period> delay) {
   co_return co_await timeout(delay, std::move(coro));
 }
 
+/// asyncio.wait_for(aw, None): no deadline, so just the await, as
+/// asyncio's `async with timeout(None): return await aw`. A coroutine runs
+/// inline; it does not become a task.
+template <typename T>
+Coro<T> wait_for(Future<T> future, std::nullopt_t /*no_delay*/) {
+  co_return co_await future;
+}
+template <typename T>
+Coro<T> wait_for(Coro<T> coro, std::nullopt_t /*no_delay*/) {
+  co_return co_await std::move(coro);
+}
+
+/// asyncio.wait_for(aw, delay) with a delay that may be None: a program's
+/// `timeout: float | None`.
+template <typename T, typename Rep, typename Period>
+Coro<T> wait_for(Future<T> future, std::optional<std::chrono::duration<Rep, Period>> delay) {
+  if (!delay) co_return co_await wait_for(std::move(future), std::nullopt);
+  co_return co_await wait_for(std::move(future), *delay);
+}
+template <typename T, typename Rep, typename Period>
+Coro<T> wait_for(Coro<T> coro, std::optional<std::chrono::duration<Rep, Period>> delay) {
+  if (!delay) co_return co_await wait_for(std::move(coro), std::nullopt);
+  co_return co_await wait_for(std::move(coro), *delay);
+}
+
 }  // namespace looplab
