@@ -49,6 +49,53 @@ TEST(Shield, CancellingTheAwaitingTaskLeavesTheInnerRunning) {
   EXPECT_TRUE(t.reports.empty());
 }
 
+Coro<int> awaits_shielded_coroutine(Log* log) {
+  try {
+    co_return co_await shield(work(1000ms, 5, log));
+  } catch (const CancelledError&) {
+    log->push_back("outer task cancelled");
+    throw;
+  }
+}
+
+Coro<void> idle(std::chrono::milliseconds delay) { co_await sleep(delay); }
+
+TEST(Shield, ACoroutineBecomesATaskThatRunsOnWhenTheAwaitingTaskIsCancelled) {
+  // asyncio.shield(coro): ensure_future() makes the coroutine a task, which
+  // nobody else holds and which still runs to its end.
+  TestLoop t;
+  Log log;
+  Task<int> outer = create_task(t.loop, awaits_shielded_coroutine(&log));
+  t.turn();
+  EXPECT_EQ(all_tasks(t.loop).size(), 2u);  // the outer and the shielded coroutine's task
+  EXPECT_TRUE(outer.cancel());
+  t.turns(2);
+  EXPECT_TRUE(outer.cancelled());
+  t.loop.run_until_complete(idle(2000ms));
+  EXPECT_EQ(log, (Log{"outer task cancelled", "inner finished with 5"}));
+  EXPECT_TRUE(all_tasks(t.loop).empty());
+}
+
+TEST(Shield, ACoroutineThatCannotRunIsRefusedAndNoTaskIsMade) {
+  TestLoop t;
+  Log log;
+  auto body = [](Log* log) -> Coro<std::string> {
+    Coro<int> coro = work(0ms, 1, log);
+    Coro<int> taken = std::move(coro);
+    try {
+      (void)shield(std::move(coro));
+    } catch (const TypeError& error) {
+      co_return error.what();
+    }
+    co_return "accepted";
+  };
+  Task<std::string> task = create_task(t.loop, body, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task),
+            "shield(): a coroutine was expected, got an empty Coro");
+  EXPECT_TRUE(all_tasks(t.loop).empty());
+  EXPECT_TRUE(log.empty());
+}
+
 TEST(Shield, CancellingTheShieldItselfLeavesTheInnerRunning) {
   TestLoop t;
   Log log;

@@ -182,13 +182,21 @@ auto GatheringState<T, kReturnExceptions>::collect_outcomes() const -> Result {
 // [gather_on_child_done]
 
 // [gather_impl]
+/// gather() of nothing: asyncio's plain future, done with [].
+template <typename Result>
+Future<Result> done_empty_gather(EventLoop& loop) {
+  Future<Result> outer = loop.create_future<Result>();
+  outer.set_result(Result{});
+  return outer;
+}
+
 template <bool kReturnExceptions, typename T>
 Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
                                                        std::vector<Future<T>> children) {
   static_assert(!std::is_void_v<T>, "gather() collects values: use Future<std::monostate>");
   using State = GatheringState<T, kReturnExceptions>;
+  if (children.empty()) return done_empty_gather<typename State::Result>(loop);
   Ref<State> outer(new State(loop, std::move(children)));
-  if (outer->children().empty()) outer->set_result(typename State::Result{});
   for (const Future<T>& child : outer->children()) outer->watch(child);
   return Future<typename State::Result>(std::move(outer));
 }
@@ -204,20 +212,28 @@ Future<GatherResult<T, kReturnExceptions>> gather_coros(EventLoop& loop,
                                                         std::vector<Coro<T>> coros) {
   static_assert(!std::is_void_v<T>, "gather() collects values: use Coro<std::monostate>");
   using State = GatheringState<T, kReturnExceptions>;
+  if (coros.empty()) return done_empty_gather<typename State::Result>(loop);
   Ref<State> outer(new State(loop, coros.size()));
-  if (coros.empty()) outer->set_result(typename State::Result{});
   std::vector<std::size_t> done_at_once;  // indexes of the children done when made
-  for (Coro<T>& coro : coros) {
-    Task<T> child = create_task(loop, std::move(coro));
-    // Nobody else can hold it: closing the loop while it is pending is not
-    // reported as "Task was destroyed but it is pending!" (asyncio's gather).
-    child.base().do_not_log_destroy_pending();
-    if (child.done()) {
-      done_at_once.push_back(outer->children().size());
-      outer->hold_child(std::move(child));
-    } else {
-      outer->add_child(std::move(child));
+  try {
+    for (Coro<T>& coro : coros) {
+      Task<T> child = create_task(loop, std::move(coro));
+      // Nobody else can hold it: closing the loop while it is pending is not
+      // reported as "Task was destroyed but it is pending!" (asyncio's gather).
+      child.base().do_not_log_destroy_pending();
+      if (child.done()) {
+        done_at_once.push_back(outer->children().size());
+        outer->hold_child(std::move(child));
+      } else {
+        outer->add_child(std::move(child));
+      }
     }
+  } catch (...) {
+    // A child refused, or an eager one that raised SystemExit: asyncio has
+    // no outer future yet, and the children made so far only mark their
+    // errors as seen when they end. An outer that is done, unseen, does so.
+    outer->FutureBase::cancel();
+    throw;
   }
   for (std::size_t index : done_at_once) outer->watch(outer->children()[index]);
   return Future<typename State::Result>(std::move(outer));
@@ -323,6 +339,15 @@ Future<T> shield(Future<T> inner) {
     if (!inner.done()) inner.remove_done_callback(forward);
   });
   return outer;
+}
+
+/// asyncio.shield(coro): the coroutine becomes a task of the running loop
+/// (ensure_future(), eager if the loop's factory is), and the task is
+/// shielded. Nobody need keep that task: a pending task keeps itself alive.
+template <typename T>
+Future<T> shield(Coro<T>&& coro) {
+  coro.check_can_run("shield()");
+  return shield(Future<T>(create_task(get_running_loop(), std::move(coro))));
 }
 // [shield]
 
