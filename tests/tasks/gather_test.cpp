@@ -26,6 +26,8 @@ Coro<int> after(std::chrono::milliseconds delay, int value, Log* log) {
   co_return value;
 }
 
+Coro<void> sleep_for(std::chrono::milliseconds delay) { co_await sleep(delay); }
+
 Coro<int> fails_after(std::chrono::milliseconds delay, std::string message, Log* log) {
   co_await sleep(delay);
   log->push_back("child fails: " + message);
@@ -65,6 +67,19 @@ TEST(Gather, ReprNamesTheGatheringFuture) {
   t.turns(1);
   EXPECT_EQ(all.repr(), "<_GatheringFuture finished exception=ValueError('x')>");
   (void)all.exception();
+}
+
+TEST(Gather, ReprShowsTheResultsAsAListAndAnEmptyGatherIsAPlainFuture) {
+  TestLoop t;
+  std::vector<Future<int>> children;
+  for (int i = 0; i < 8; ++i) {
+    children.push_back(t.loop.create_future<int>());
+    children.back().set_result(i);
+  }
+  Future<std::vector<int>> all = gather(t.loop, std::move(children));
+  EXPECT_EQ(all.repr(), "<_GatheringFuture finished result=[0, 1, 2, 3, 4, 5, ...]>");
+  // asyncio.gather() of nothing is a plain future, done with [].
+  EXPECT_EQ(gather(t.loop, std::vector<Future<int>>{}).repr(), "<Future finished result=[]>");
 }
 
 TEST(Gather, TheOuterCompletesOneTurnAfterTheLastChild) {
@@ -153,6 +168,29 @@ TEST(Gather, ErrorsAfterTheFirstAreMarkedRetrieved) {
     t.run_until_done(two);  // gather's callback for "two" runs in that last turn too
   }
   EXPECT_TRUE(t.reports.empty());  // nobody but gather looked at "two"
+}
+
+TEST(Gather, AChildThatCannotRunFailsTheCallAndTheChildrenMadeBeforeItReportNothing) {
+  // asyncio.gather(a(f), None): TypeError, and a's later error is seen by
+  // gather's callback (asyncio's outer is still None), not reported.
+  TestLoop t;
+  Log log;
+  auto body = [](EventLoop* loop, Log* log) -> Coro<std::string> {
+    Coro<int> used = after(0ms, 0, log);
+    Coro<int> taken = std::move(used);
+    try {
+      (void)gather(*loop, fails_after(1000ms, "later", log), std::move(used));
+    } catch (const TypeError& error) {
+      co_return error.what();
+    }
+    co_return "accepted";
+  };
+  Task<std::string> task = create_task(t.loop, body, &t.loop, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task),
+            "create_task(): a coroutine was expected, got an empty Coro");
+  t.loop.run_until_complete(sleep_for(2000ms));
+  EXPECT_EQ(log, Log{"child fails: later"});
+  EXPECT_TRUE(t.reports.empty());
 }
 
 TEST(Gather, ACancelledChildFailsTheOuterWithCancelledErrorButTheOuterIsNotCancelled) {

@@ -5,14 +5,17 @@
 // integers, floating point (Python's shortest float repr), std::string and
 // std::string_view (quoted; shortened to 'abc...xyz' once the quoted text,
 // escapes counted, passes 30 characters)
-// and std::monostate (None). For any other type reprlib_repr() is empty, and
-// the repr leaves "result=" out.
+// std::monostate (None), and a std::vector of any of these, a Python list
+// (at most 6 items, then "...": gather()'s result). For any other type
+// reprlib_repr() is empty, and the repr leaves "result=" out.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 namespace looplab {
 
@@ -22,10 +25,26 @@ std::string python_float_repr(double value);
 /// characters, its first 13 and last 14 around "...".
 std::string reprlib_string_repr(std::string_view text);
 
-/// reprlib.repr(value), or "" for a type Python has no counterpart of.
+/// Whether reprlib_repr() can show a T: whether Python has a counterpart.
 template <typename T>
-std::string reprlib_repr(const T& value) {
-  if constexpr (std::is_same_v<T, bool>) {
+struct HasReprlibRepr
+    : std::bool_constant<std::is_arithmetic_v<T> && !std::is_same_v<T, char>> {};
+template <>
+struct HasReprlibRepr<std::string> : std::true_type {};
+template <>
+struct HasReprlibRepr<std::string_view> : std::true_type {};
+template <>
+struct HasReprlibRepr<std::monostate> : std::true_type {};
+template <typename T, typename Allocator>
+struct HasReprlibRepr<std::vector<T, Allocator>> : HasReprlibRepr<T> {};
+
+/// reprlib.repr(value), or "" for a type Python has no counterpart of.
+/// `level`: how many more lists deep it may look (reprlib's maxlevel, 6).
+template <typename T>
+std::string reprlib_repr(const T& value, int level = 6) {
+  if constexpr (!HasReprlibRepr<T>::value) {
+    return {};
+  } else if constexpr (std::is_same_v<T, bool>) {
     return value ? "True" : "False";
   } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, char>) {
     return std::to_string(value);
@@ -36,7 +55,16 @@ std::string reprlib_repr(const T& value) {
   } else if constexpr (std::is_same_v<T, std::monostate>) {
     return "None";  // looplab's value for "no value"
   } else {
-    return {};
+    // reprlib's repr_list: "[...]" below maxlevel, 6 items (maxlist) at most.
+    if (value.empty()) return "[]";
+    if (level <= 0) return "[...]";
+    constexpr std::size_t kMaxList = 6;
+    std::string shown = "[";
+    for (std::size_t i = 0; i < value.size() && i < kMaxList; ++i) {
+      if (i > 0) shown += ", ";
+      shown += reprlib_repr(value[i], level - 1);
+    }
+    return shown + (value.size() > kMaxList ? ", ...]" : "]");
   }
 }
 
