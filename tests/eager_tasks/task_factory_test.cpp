@@ -3,6 +3,10 @@
 // the per-call eager_start= that overrides the factory (Python 3.14).
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
+#include <string>
+
 #include "eager_tasks/support.hpp"
 
 namespace looplab {
@@ -138,6 +142,32 @@ TEST(TaskFactory, StartingATaskTwiceIsAnError) {
             0U);
   t.turn();  // the one start() that happened ran the task once
   EXPECT_EQ(log, (Log{"x starts"}));
+}
+
+Coro<int> replaces_the_factory(EventLoop* loop) {
+  loop->set_task_factory(nullptr);
+  co_return 1;
+}
+
+TEST(TaskFactory, AFactoryReplacedDuringItsEagerStepLivesUntilItReturns) {
+  // The eager step runs inside the factory: the factory that
+  // set_task_factory() replaces there must not be destroyed under it
+  // (AddressSanitizer would see its capture read after free).
+  TestLoop t;
+  auto label = std::make_shared<std::string>("factory");
+  Log log;
+  t.loop.set_task_factory(
+      [label, &log](EventLoop& loop, TaskBase& task, std::optional<bool> eager_start) {
+        eager_task_factory(loop, task, eager_start);
+        log.push_back(*label + " returns");
+      });
+  label.reset();  // the factory's capture is its only owner
+  inside_running_loop(t, [&] {
+    Task<int> task = create_task(t.loop, replaces_the_factory(&t.loop));
+    EXPECT_TRUE(task.done());
+  });
+  EXPECT_EQ(log, Log{"factory returns"});
+  EXPECT_FALSE(t.loop.get_task_factory());
 }
 
 TEST(TaskFactory, ACreateTaskOnAClosedLoopNeverCallsTheFactory) {
