@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "tasks/support.hpp"
 
@@ -213,6 +214,31 @@ TEST(Exceptions, AFailedTaskThatWasAskedToCancelTooLateIsNotReported) {
     EXPECT_FALSE(task.cancel());
   }
   EXPECT_TRUE(t.reports.empty());
+}
+
+Coro<int> swallows_the_cancellation_then_fails() {
+  bool cancelled = false;
+  try {
+    co_await sleep(1s);
+  } catch (const CancelledError&) {
+    cancelled = true;
+  }
+  throw ValueError(cancelled ? "failed after a cancel" : "not cancelled");
+}
+
+TEST(Exceptions, ATaskThatFailsAfterSwallowingACancellationIsReported) {
+  // cancel() silences the report, but the error set later is reported
+  // again: asyncio's set_exception() sets _log_traceback.
+  TestLoop t;
+  {
+    Task<int> task = create_task(t.loop, swallows_the_cancellation_then_fails());
+    t.turn();
+    EXPECT_TRUE(task.cancel());
+    t.turn();
+    EXPECT_TRUE(task.done());
+  }
+  EXPECT_EQ(t.reports, std::vector<std::string>{
+                           "Task exception was never retrieved | ValueError: failed after a cancel"});
 }
 
 TEST(Exceptions, APlainFutureExceptionNeverRetrievedSaysFuture) {

@@ -61,6 +61,10 @@ void FutureBase::finish_with_exception(std::exception_ptr error) {
   require_pending();
   if (!error) throw TypeError("invalid exception object");  // a null exception_ptr
   exception_ = std::move(error);
+  // Reported if nobody retrieves it, even for a task whose cancel() came
+  // too late and silenced it: asyncio's set_exception() sets
+  // __log_traceback again.
+  retrieved_ = false;
   finish();
 }
 
