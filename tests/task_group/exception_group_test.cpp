@@ -20,6 +20,14 @@ TEST(ExceptionGroup, SaysHowManyExceptionsItHolds) {
                "eg (2 sub-exceptions)");
 }
 
+TEST(ExceptionGroup, ReprListsItsExceptionsAsPythonDoes) {
+  ExceptionGroup inner("inner", {type_error("b")});
+  ExceptionGroup outer("it's", {value_error("a"), std::make_exception_ptr(inner)});
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(outer)),
+            "ExceptionGroup(\"it's\", [ValueError('a'), "
+            "ExceptionGroup('inner', [TypeError('b')])])");
+}
+
 TEST(ExceptionGroup, AnEmptyListOrANullExceptionIsValueError) {
   EXPECT_THROW(ExceptionGroup("eg", {}), ValueError);
   EXPECT_EQ(thrown_by([] {

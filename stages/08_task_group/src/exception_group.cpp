@@ -27,6 +27,15 @@ ExceptionGroup::ExceptionGroup(std::string message, std::vector<std::exception_p
           (count == 1 ? " sub-exception)" : " sub-exceptions)");
 }
 
+std::string ExceptionGroup::repr() const {
+  std::string text = "ExceptionGroup(" + python_repr(message_) + ", [";
+  for (std::size_t i = 0; i < exceptions_.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += exception_repr(exceptions_[i]);
+  }
+  return text + "])";
+}
+
 // [exception_group_split]
 ExceptionGroup::Split ExceptionGroup::split_if(
     const std::function<bool(const std::exception_ptr&)>& matches) const {

@@ -99,6 +99,8 @@ std::string exception_repr(const std::exception_ptr& error) {
   if (!error) return "None";
   try {
     std::rethrow_exception(error);
+  } catch (const CustomRepr& e) {
+    return e.repr();
   } catch (const OSError& e) {
     return type_name(typeid(e)) + "(" + std::to_string(e.code().value()) + ", " +
            python_repr(e.strerror()) + ")";

@@ -182,9 +182,24 @@ std::string describe_exception(const std::exception_ptr& error);
 std::string traceback_last_line(const std::exception_ptr& error);
 
 /// Python's repr() of an exception, "TypeName('message')" ("TypeName()" if it
-/// has none, "TypeName(errno, 'strerror')" for an OSError), as a report
-/// shows one inside another value's repr.
+/// has none, "TypeName(errno, 'strerror')" for an OSError, its own repr()
+/// for a CustomRepr), as a report shows one inside another value's repr.
 std::string exception_repr(const std::exception_ptr& error);
+
+/// A base for an exception whose Python repr() is not "TypeName('message')":
+/// exception_repr() asks it (stage 08's ExceptionGroup lists its exceptions).
+class CustomRepr {
+ public:
+  virtual std::string repr() const = 0;
+
+ protected:
+  CustomRepr() = default;
+  CustomRepr(const CustomRepr&) = default;
+  CustomRepr(CustomRepr&&) = default;
+  CustomRepr& operator=(const CustomRepr&) = default;
+  CustomRepr& operator=(CustomRepr&&) = default;
+  ~CustomRepr() = default;  // never deleted through this base
+};
 
 /// Python's repr() of a str: in single quotes, or in double quotes if it
 /// holds a single quote and no double one; backslashes and control

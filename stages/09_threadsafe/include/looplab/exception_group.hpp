@@ -21,9 +21,11 @@
 #include <utility>
 #include <vector>
 
+#include "looplab/exceptions.hpp"
+
 namespace looplab {
 
-class ExceptionGroup : public std::exception {
+class ExceptionGroup : public std::exception, public CustomRepr {
  public:
   /// Python's ExceptionGroup(message, exceptions). An empty list, or a null
   /// exception in it, is a ValueError, as in Python.
@@ -35,6 +37,8 @@ class ExceptionGroup : public std::exception {
   const std::string& message() const noexcept { return message_; }
   /// group.exceptions, in order; an item may itself be an ExceptionGroup.
   const std::vector<std::exception_ptr>& exceptions() const noexcept { return exceptions_; }
+  /// repr(group): "ExceptionGroup('message', [ValueError('x'), ...])".
+  std::string repr() const override;
 
   /// The two halves of group.split(matches): the exceptions `matches`
   /// accepts and the others, each as a group with this message and the same
