@@ -3,6 +3,7 @@
 // rule of looplab/queues.hpp per test. On the virtual clock, turn by turn.
 #include <gtest/gtest.h>
 
+#include <exception>
 #include <memory>
 #include <string>
 
@@ -57,6 +58,16 @@ TEST(Queue, GetNowaitOnAnEmptyQueueRaisesQueueEmpty) {
   queue.put_nowait(1);
   EXPECT_EQ(queue.get_nowait(), 1) << "still usable";
   EXPECT_THROW((void)queue.get_nowait(), QueueEmpty);
+}
+
+TEST(Queue, ItsErrorsHaveNoMessageAsInPython) {
+  // str(asyncio.QueueEmpty()) is '': repr QueueEmpty(), and a traceback's
+  // last line is just the type, with its module.
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(QueueEmpty())), "QueueEmpty()");
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(QueueFull())), "QueueFull()");
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(QueueShutDown())), "QueueShutDown()");
+  EXPECT_EQ(traceback_last_line(std::make_exception_ptr(QueueShutDown())),
+            "asyncio.queues.QueueShutDown");
 }
 
 TEST(Queue, PutNowaitOnAFullQueueRaisesQueueFullAndLeavesTheItemOut) {

@@ -3,9 +3,11 @@
 
 namespace looplab {
 
-QueueEmpty::QueueEmpty() : std::runtime_error("the queue is empty") {}
-QueueFull::QueueFull() : std::runtime_error("the queue is full") {}
-QueueShutDown::QueueShutDown() : std::runtime_error("the queue is shut down") {}
+// Python's str() of these is empty: what() is the type's name, as looplab's
+// other exceptions made without a message (repr: QueueEmpty()).
+QueueEmpty::QueueEmpty() : std::runtime_error("QueueEmpty") {}
+QueueFull::QueueFull() : std::runtime_error("QueueFull") {}
+QueueShutDown::QueueShutDown() : std::runtime_error("QueueShutDown") {}
 
 namespace detail {
 

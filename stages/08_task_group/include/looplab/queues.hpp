@@ -52,8 +52,6 @@
 // in it from another loop is a RuntimeError. One loop, one thread.
 //
 // What differs from asyncio:
-//   * Python's str() of QueueEmpty, QueueFull and QueueShutDown is empty;
-//     here what() says what happened ("the queue is empty").
 //   * repr() is Python's str(queue) without the items (`_queue=[...]`): C++
 //     cannot print any T.
 //   * A task destroyed while it waits (its loop closed) leaves the line and
