@@ -19,6 +19,19 @@ TEST(CallSoon, RunsCallbacksInFifoOrder) {
   EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4}));
 }
 
+int plain_function_calls = 0;
+void plain_function() { ++plain_function_calls; }
+
+TEST(CallSoon, TakesAPlainFunctionByName) {
+  // loop.call_soon(tick), as in Python: the function decays to a pointer.
+  EventLoop loop;
+  plain_function_calls = 0;
+  loop.call_soon(plain_function);
+  loop.call_soon(&plain_function);
+  testing::run_one_turn(loop);
+  EXPECT_EQ(plain_function_calls, 2);
+}
+
 TEST(CallSoon, ATurnRunsOnlyTheHandlesQueuedWhenItBegan) {
   EventLoop loop;
   std::vector<std::string> ran;

@@ -30,12 +30,12 @@ class Callback {
   Callback() noexcept = default;
 
   template <typename F>
-  requires(!std::is_same_v<std::remove_cvref_t<F>, Callback> &&
-           std::is_invocable_r_v<void, std::remove_cvref_t<F>&>)
+  requires(!std::is_same_v<std::decay_t<F>, Callback> &&
+           std::is_invocable_r_v<void, std::decay_t<F>&>)
       // Implicit, so call sites can pass a lambda. The constraint above keeps it
       // from hiding the move constructor, which clang-tidy cannot see.
       Callback(F&& f) {  // NOLINT(bugprone-forwarding-reference-overload)
-    using Fn = std::remove_cvref_t<F>;
+    using Fn = std::decay_t<F>;  // a function is kept as a pointer to it
     if constexpr (fits_inline<Fn>()) {
       ::new (storage_) Fn(std::forward<F>(f));
       invoke_ = [](void* storage) { (*static_cast<Fn*>(storage))(); };
