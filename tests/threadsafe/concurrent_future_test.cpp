@@ -109,6 +109,16 @@ TEST(ConcurrentFuture, SettingADoneFutureIsAnInvalidStateErrorNamingItsState) {
   EXPECT_EQ(error.rfind("concurrent::InvalidStateError: CANCELLED: <Future at 0x", 0), 0U) << error;
 }
 
+TEST(ConcurrentFuture, ItsErrorsArePrintedAsPythonPrintsConcurrentFuturesOwn) {
+  // repr(): the class alone; a traceback's last line: its module.
+  std::exception_ptr cancelled = std::make_exception_ptr(concurrent::CancelledError());
+  EXPECT_EQ(exception_repr(cancelled), "CancelledError()");
+  EXPECT_EQ(traceback_last_line(cancelled), "concurrent.futures._base.CancelledError");
+  std::exception_ptr invalid = std::make_exception_ptr(concurrent::InvalidStateError("x"));
+  EXPECT_EQ(exception_repr(invalid), "InvalidStateError('x')");
+  EXPECT_EQ(traceback_last_line(invalid), "concurrent.futures._base.InvalidStateError: x");
+}
+
 TEST(ConcurrentFuture, AnExceptionIsRethrownAndReturnedByException) {
   concurrent::Future<int> future;
   future.set_exception(std::make_exception_ptr(ValueError("bad")));

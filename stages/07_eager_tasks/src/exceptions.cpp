@@ -47,8 +47,19 @@ std::string traceback_name(const std::string& type) {
       {"QueueFull", "asyncio.queues"},
       {"QueueShutDown", "asyncio.queues"},
   };
+  constexpr std::string_view kConcurrent = "concurrent::";  // stage 09's
+  if (type.starts_with(kConcurrent))
+    return "concurrent.futures._base." + type.substr(kConcurrent.size());
   auto found = kModules.find(type);
   return found == kModules.end() ? type : std::string(found->second) + "." + type;
+}
+
+// The name repr() shows: concurrent::CancelledError is concurrent.futures'
+// CancelledError, whose repr names the class alone.
+std::string repr_name(const std::exception& error) {
+  constexpr std::string_view kConcurrent = "concurrent::";
+  std::string type = type_name(typeid(error));
+  return type.starts_with(kConcurrent) ? type.substr(kConcurrent.size()) : type;
 }
 
 }  // namespace
@@ -91,7 +102,7 @@ std::string describe_exception(const std::exception_ptr& error) {
 
 std::string traceback_last_line(const std::exception_ptr& error) {
   std::string line = describe_exception(error);
-  std::string type = line.substr(0, line.find(':'));
+  std::string type = line.substr(0, line.find(": "));  // a C++ name may hold "::"
   return traceback_name(type) + line.substr(type.size());
 }
 
@@ -102,13 +113,13 @@ std::string exception_repr(const std::exception_ptr& error) {
   } catch (const CustomRepr& e) {
     return e.repr();
   } catch (const OSError& e) {
-    return type_name(typeid(e)) + "(" + std::to_string(e.code().value()) + ", " +
+    return repr_name(e) + "(" + std::to_string(e.code().value()) + ", " +
            python_repr(e.strerror()) + ")";
   } catch (const std::system_error& e) {
-    return type_name(typeid(e)) + "(" + std::to_string(e.code().value()) + ", " +
+    return repr_name(e) + "(" + std::to_string(e.code().value()) + ", " +
            python_repr(e.code().message()) + ")";
   } catch (const std::exception& e) {
-    std::string type = type_name(typeid(e));
+    std::string type = repr_name(e);
     std::string_view message = message_of(e, type);
     return message.empty() ? type + "()" : type + "(" + python_repr(message) + ")";
   } catch (...) {
