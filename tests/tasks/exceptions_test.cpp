@@ -237,8 +237,9 @@ TEST(Exceptions, ATaskThatFailsAfterSwallowingACancellationIsReported) {
     t.turn();
     EXPECT_TRUE(task.done());
   }
-  EXPECT_EQ(t.reports, std::vector<std::string>{
-                           "Task exception was never retrieved | ValueError: failed after a cancel"});
+  EXPECT_EQ(t.reports,
+            std::vector<std::string>{
+                "Task exception was never retrieved | ValueError: failed after a cancel"});
 }
 
 TEST(Exceptions, APlainFutureExceptionNeverRetrievedSaysFuture) {

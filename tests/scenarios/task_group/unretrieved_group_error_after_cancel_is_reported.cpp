@@ -36,7 +36,8 @@ looplab::Coro<void> grouped() { co_await looplab::task_group(group_body); }
 
 looplab::Coro<void> main_task() {
   looplab::EventLoop& loop = looplab::get_running_loop();
-  loop.set_exception_handler([](looplab::EventLoop& loop, const looplab::ExceptionContext& context) {
+  loop.set_exception_handler([](looplab::EventLoop& loop,
+                                const looplab::ExceptionContext& context) {
     say_at(loop, "handler: " + context.message + ": " + looplab::exception_repr(context.exception));
   });
   std::optional<looplab::Task<int>> task = looplab::create_task(loop, stubborn());
@@ -65,5 +66,5 @@ LOOPLAB_SCENARIO(unretrieved_group_error_after_cancel_is_reported) {
 // expect: t=0.020 dropping the stubborn task
 // expect: t=0.020 handler: Task exception was never retrieved: ValueError('after cancel')
 // expect: t=0.040 dropping the grouped task
-// expect: t=0.040 handler: Task exception was never retrieved: ExceptionGroup('unhandled errors in a TaskGroup', [ValueError('one')])
-// expect: t=0.040 done
+// expect: t=0.040 handler: Task exception was never retrieved: ExceptionGroup('unhandled errors in
+// a TaskGroup', [ValueError('one')]) expect: t=0.040 done

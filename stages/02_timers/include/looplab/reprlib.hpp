@@ -27,8 +27,7 @@ std::string reprlib_string_repr(std::string_view text);
 
 /// Whether reprlib_repr() can show a T: whether Python has a counterpart.
 template <typename T>
-struct HasReprlibRepr
-    : std::bool_constant<std::is_arithmetic_v<T> && !std::is_same_v<T, char>> {};
+struct HasReprlibRepr : std::bool_constant<std::is_arithmetic_v<T> && !std::is_same_v<T, char>> {};
 template <>
 struct HasReprlibRepr<std::string> : std::true_type {};
 template <>

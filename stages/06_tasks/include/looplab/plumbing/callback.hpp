@@ -35,7 +35,8 @@ class Callback {
       // Implicit, so call sites can pass a lambda. The constraint above keeps it
       // from hiding the move constructor, which clang-tidy cannot see.
       Callback(F&& f) {  // NOLINT(bugprone-forwarding-reference-overload)
-    using Fn = std::decay_t<F>;  // a function is kept as a pointer to it
+    // Decayed: a function given by name is kept as a pointer to it.
+    using Fn = std::decay_t<F>;
     if constexpr (fits_inline<Fn>()) {
       ::new (storage_) Fn(std::forward<F>(f));
       invoke_ = [](void* storage) { (*static_cast<Fn*>(storage))(); };
