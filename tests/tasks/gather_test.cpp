@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "tasks/support.hpp"
@@ -67,6 +68,34 @@ TEST(Gather, ReprNamesTheGatheringFuture) {
   t.turns(1);
   EXPECT_EQ(all.repr(), "<_GatheringFuture finished exception=ValueError('x')>");
   (void)all.exception();
+}
+
+Coro<void> logs_after(std::chrono::milliseconds delay, std::string what, Log* log) {
+  co_await sleep(delay);
+  log->push_back(what);
+}
+
+TEST(Gather, CoroutinesThatReturnNothingGiveNoneEach) {
+  // asyncio.gather(a(), b()) of coroutines returning None: [None, None].
+  TestLoop t;
+  Log log;
+  Future<std::vector<std::monostate>> all =
+      gather(t.loop, logs_after(20ms, "a", &log), logs_after(10ms, "b", &log));
+  t.loop.run_until_complete(all);
+  EXPECT_EQ(all.result().size(), 2u);
+  EXPECT_EQ(all.repr(), "<_GatheringFuture finished result=[None, None]>");
+  EXPECT_EQ(log, (Log{"b", "a"}));
+  std::vector<Coro<void>> failing;
+  failing.push_back(logs_after(10ms, "c", &log));
+  failing.push_back([]() -> Coro<void> {
+    throw ValueError("void child");
+    co_return;
+  }());
+  Future<std::vector<Outcome<std::monostate>>> outcomes =
+      gather_return_exceptions(t.loop, std::move(failing));
+  t.loop.run_until_complete(outcomes);
+  EXPECT_TRUE(outcomes.result()[0].value.has_value());
+  EXPECT_EQ(testing::describe(outcomes.result()[1].exception), "ValueError: void child");
 }
 
 TEST(Gather, ReprShowsTheResultsAsAListAndAnEmptyGatherIsAPlainFuture) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "looplab/event_loop.hpp"
@@ -28,6 +29,18 @@ namespace detail {
 
 template <typename T, bool kReturnExceptions>
 using GatherResult = std::vector<std::conditional_t<kReturnExceptions, Outcome<T>, T>>;
+
+/// What gather() collects from a Coro<T>: its value, or None
+/// (std::monostate) from a Coro<void>, as asyncio's [None, None].
+template <typename T>
+using GatheredValue = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
+
+/// A Coro<void> as a Coro that returns None: the task gather() makes runs
+/// this, which runs `body` inline (no turn of its own).
+inline Coro<std::monostate> returning_none(Coro<void> body) {
+  co_await std::move(body);
+  co_return std::monostate{};
+}
 
 template <typename T>
 std::exception_ptr cancelled_error_of(const Future<T>& future) {
@@ -208,9 +221,8 @@ Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
 /// once every child exists (asyncio's done_futs), so a child that fails
 /// eagerly does not fail the gather before the later children have started.
 template <bool kReturnExceptions, typename T>
-Future<GatherResult<T, kReturnExceptions>> gather_coros(EventLoop& loop,
-                                                        std::vector<Coro<T>> coros) {
-  static_assert(!std::is_void_v<T>, "gather() collects values: use Coro<std::monostate>");
+Future<GatherResult<T, kReturnExceptions>> gather_values(EventLoop& loop,
+                                                         std::vector<Coro<T>> coros) {
   using State = GatheringState<T, kReturnExceptions>;
   if (coros.empty()) return done_empty_gather<typename State::Result>(loop);
   Ref<State> outer(new State(loop, coros.size()));
@@ -238,6 +250,24 @@ Future<GatherResult<T, kReturnExceptions>> gather_coros(EventLoop& loop,
   for (std::size_t index : done_at_once) outer->watch(outer->children()[index]);
   return Future<typename State::Result>(std::move(outer));
 }
+
+/// gather_values(), where a Coro<void> gives None (asyncio's [None, None]).
+template <bool kReturnExceptions, typename T>
+Future<GatherResult<GatheredValue<T>, kReturnExceptions>> gather_coros(EventLoop& loop,
+                                                                       std::vector<Coro<T>> coros) {
+  if constexpr (std::is_void_v<T>) {
+    std::vector<Coro<std::monostate>> returning;
+    returning.reserve(coros.size());
+    for (Coro<void>& coro : coros) {
+      coro.check_can_run("create_task()");  // refused now, as any other child
+      returning.push_back(returning_none(std::move(coro)));
+    }
+    return gather_values<kReturnExceptions>(loop, std::move(returning));
+  } else {
+    return gather_values<kReturnExceptions>(loop, std::move(coros));
+  }
+}
+
 // [gather_impl]
 
 }  // namespace detail
@@ -282,19 +312,21 @@ requires(std::is_convertible_v<More, Future<T>>&&...)
 /// gather(loop, coros) and gather(loop, coro_a(), coro_b()): the same for
 /// coroutines, each wrapped in a task first, in argument order (asyncio's
 /// ensure_future), so that they run concurrently.
+/// Coroutines that return nothing (Coro<void>) give None each: a vector of
+/// std::monostate, as asyncio's [None, None].
 template <typename T>
-Future<std::vector<T>> gather(EventLoop& loop, std::vector<Coro<T>> coros) {
+Future<std::vector<detail::GatheredValue<T>>> gather(EventLoop& loop, std::vector<Coro<T>> coros) {
   return detail::gather_coros<false>(loop, std::move(coros));
 }
 template <typename T>
-Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop,
-                                                         std::vector<Coro<T>> coros) {
+Future<std::vector<Outcome<detail::GatheredValue<T>>>> gather_return_exceptions(
+    EventLoop& loop, std::vector<Coro<T>> coros) {
   return detail::gather_coros<true>(loop, std::move(coros));
 }
 template <typename T, typename... More>
-requires(std::is_same_v<More, Coro<T>>&&...) Future<std::vector<T>> gather(EventLoop& loop,
-                                                                           Coro<T> first,
-                                                                           More... more) {
+requires(std::is_same_v<More, Coro<T>>&&...)
+    Future<std::vector<detail::GatheredValue<T>>> gather(EventLoop& loop, Coro<T> first,
+                                                         More... more) {
   std::vector<Coro<T>> coros;
   coros.reserve(1 + sizeof...(more));
   coros.push_back(std::move(first));
@@ -303,8 +335,8 @@ requires(std::is_same_v<More, Coro<T>>&&...) Future<std::vector<T>> gather(Event
 }
 template <typename T, typename... More>
 requires(std::is_same_v<More, Coro<T>>&&...)
-    Future<std::vector<Outcome<T>>> gather_return_exceptions(EventLoop& loop, Coro<T> first,
-                                                             More... more) {
+    Future<std::vector<Outcome<detail::GatheredValue<T>>>> gather_return_exceptions(
+        EventLoop& loop, Coro<T> first, More... more) {
   std::vector<Coro<T>> coros;
   coros.reserve(1 + sizeof...(more));
   coros.push_back(std::move(first));
