@@ -324,9 +324,8 @@ Future<std::vector<Outcome<detail::GatheredValue<T>>>> gather_return_exceptions(
   return detail::gather_coros<true>(loop, std::move(coros));
 }
 template <typename T, typename... More>
-requires(std::is_same_v<More, Coro<T>>&&...)
-    Future<std::vector<detail::GatheredValue<T>>> gather(EventLoop& loop, Coro<T> first,
-                                                         More... more) {
+requires(std::is_same_v<More, Coro<T>>&&...) Future<std::vector<detail::GatheredValue<T>>> gather(
+    EventLoop& loop, Coro<T> first, More... more) {
   std::vector<Coro<T>> coros;
   coros.reserve(1 + sizeof...(more));
   coros.push_back(std::move(first));
@@ -335,8 +334,9 @@ requires(std::is_same_v<More, Coro<T>>&&...)
 }
 template <typename T, typename... More>
 requires(std::is_same_v<More, Coro<T>>&&...)
-    Future<std::vector<Outcome<detail::GatheredValue<T>>>> gather_return_exceptions(
-        EventLoop& loop, Coro<T> first, More... more) {
+    Future<std::vector<Outcome<detail::GatheredValue<T>>>> gather_return_exceptions(EventLoop& loop,
+                                                                                    Coro<T> first,
+                                                                                    More... more) {
   std::vector<Coro<T>> coros;
   coros.reserve(1 + sizeof...(more));
   coros.push_back(std::move(first));
