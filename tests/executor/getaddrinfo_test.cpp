@@ -160,7 +160,10 @@ TEST_F(GetaddrinfoTest, ItsReprShowsTheEaiCodesTextNotAnErrnos) {
   // known')": the code is getaddrinfo()'s, and so is the text.
   std::exception_ptr error = std::make_exception_ptr(GaiError(EAI_NONAME));
   EXPECT_EQ(exception_repr(error),
-            "GaiError(" + std::to_string(EAI_NONAME) + ", '" + gai_strerror(EAI_NONAME) + "')");
+            "gaierror(" + std::to_string(EAI_NONAME) + ", '" + gai_strerror(EAI_NONAME) + "')");
+  // A traceback's last line names it with its module.
+  EXPECT_EQ(traceback_last_line(error), "socket.gaierror: [Errno " + std::to_string(EAI_NONAME) +
+                                            "] " + gai_strerror(EAI_NONAME));
 }
 
 struct Descriptor {

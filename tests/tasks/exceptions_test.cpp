@@ -242,6 +242,14 @@ TEST(Exceptions, ATaskThatFailsAfterSwallowingACancellationIsReported) {
                 "Task exception was never retrieved | ValueError: failed after a cancel"});
 }
 
+TEST(Exceptions, SystemExitShowsItsCodeAsPythonDoes) {
+  // repr(SystemExit(3)) is SystemExit(3), str() is "3"; sys.exit()'s has none.
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(SystemExit(3))), "SystemExit(3)");
+  EXPECT_EQ(describe_exception(std::make_exception_ptr(SystemExit(3))), "SystemExit: 3");
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(SystemExit())), "SystemExit()");
+  EXPECT_EQ(describe_exception(std::make_exception_ptr(SystemExit())), "SystemExit");
+}
+
 TEST(Exceptions, APlainFutureExceptionNeverRetrievedSaysFuture) {
   TestLoop t;
   {

@@ -75,6 +75,19 @@ Coro<void> logs_after(std::chrono::milliseconds delay, std::string what, Log* lo
   log->push_back(what);
 }
 
+TEST(GatherReturnExceptions, ACancelledChildsOutcomeIsCancelledErrorWithAnEmptyMessage) {
+  // asyncio: CancelledError('' if fut._cancel_message is None else ...),
+  // whose repr is CancelledError(''), where the task's own is CancelledError().
+  TestLoop t;
+  Future<int> child = t.loop.create_future<int>();
+  child.cancel();
+  Future<std::vector<Outcome<int>>> all =
+      gather_return_exceptions(t.loop, std::vector<Future<int>>{child});
+  t.turn();
+  EXPECT_EQ(exception_repr(all.result()[0].exception), "CancelledError('')");
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(CancelledError())), "CancelledError()");
+}
+
 TEST(Gather, CoroutinesThatReturnNothingGiveNoneEach) {
   // asyncio.gather(a(), b()) of coroutines returning None: [None, None].
   TestLoop t;

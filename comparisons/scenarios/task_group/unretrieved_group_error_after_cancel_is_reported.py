@@ -35,8 +35,12 @@ async def grouped():
 
 async def main():
     loop = asyncio.get_running_loop()
-    loop.set_exception_handler(
-        lambda loop, context: say_at(f"handler: {context['message']}: {context['exception']!r}"))
+
+    def handler(loop, context):
+        say_at(f"handler: {context['message']}")
+        say_at(f"exception: {context['exception']!r}")
+
+    loop.set_exception_handler(handler)
     task = asyncio.create_task(stubborn())
     await asyncio.sleep(0)
     task.cancel()

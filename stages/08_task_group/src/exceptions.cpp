@@ -47,6 +47,7 @@ std::string traceback_name(const std::string& type) {
       {"QueueFull", "asyncio.queues"},
       {"QueueShutDown", "asyncio.queues"},
   };
+  if (type == "GaiError") return "socket.gaierror";         // stage 10's
   constexpr std::string_view kConcurrent = "concurrent::";  // stage 09's
   if (type.starts_with(kConcurrent))
     return "concurrent.futures._base." + type.substr(kConcurrent.size());
@@ -55,10 +56,12 @@ std::string traceback_name(const std::string& type) {
 }
 
 // The name repr() shows: concurrent::CancelledError is concurrent.futures'
-// CancelledError, whose repr names the class alone.
+// CancelledError, whose repr names the class alone; GaiError is socket's
+// gaierror.
 std::string repr_name(const std::exception& error) {
   constexpr std::string_view kConcurrent = "concurrent::";
   std::string type = type_name(typeid(error));
+  if (type == "GaiError") return "gaierror";
   return type.starts_with(kConcurrent) ? type.substr(kConcurrent.size()) : type;
 }
 
@@ -112,6 +115,9 @@ std::string exception_repr(const std::exception_ptr& error) {
     std::rethrow_exception(error);
   } catch (const CustomRepr& e) {
     return e.repr();
+  } catch (const CancelledError& e) {
+    return e.has_message() ? "CancelledError(" + python_repr(e.message()) + ")"
+                           : "CancelledError()";
   } catch (const OSError& e) {
     return repr_name(e) + "(" + std::to_string(e.code().value()) + ", " +
            python_repr(e.strerror()) + ")";

@@ -36,10 +36,11 @@ looplab::Coro<void> grouped() { co_await looplab::task_group(group_body); }
 
 looplab::Coro<void> main_task() {
   looplab::EventLoop& loop = looplab::get_running_loop();
-  loop.set_exception_handler([](looplab::EventLoop& loop,
-                                const looplab::ExceptionContext& context) {
-    say_at(loop, "handler: " + context.message + ": " + looplab::exception_repr(context.exception));
-  });
+  loop.set_exception_handler(
+      [](looplab::EventLoop& loop, const looplab::ExceptionContext& context) {
+        say_at(loop, "handler: " + context.message);
+        say_at(loop, "exception: " + looplab::exception_repr(context.exception));
+      });
   std::optional<looplab::Task<int>> task = looplab::create_task(loop, stubborn());
   co_await looplab::sleep(0s);
   task->cancel();
@@ -64,7 +65,9 @@ LOOPLAB_SCENARIO(unretrieved_group_error_after_cancel_is_reported) {
 
 // expect: t=0.000 stubborn swallowed its cancellation
 // expect: t=0.020 dropping the stubborn task
-// expect: t=0.020 handler: Task exception was never retrieved: ValueError('after cancel')
+// expect: t=0.020 handler: Task exception was never retrieved
+// expect: t=0.020 exception: ValueError('after cancel')
 // expect: t=0.040 dropping the grouped task
-// expect: t=0.040 handler: Task exception was never retrieved: ExceptionGroup('unhandled errors in
-// a TaskGroup', [ValueError('one')]) expect: t=0.040 done
+// expect: t=0.040 handler: Task exception was never retrieved
+// expect: t=0.040 exception: ExceptionGroup('unhandled errors in a TaskGroup', [ValueError('one')])
+// expect: t=0.040 done

@@ -118,6 +118,21 @@ class LookupError : public std::out_of_range {
   using std::out_of_range::out_of_range;
 };
 
+/// A base for an exception whose Python repr() is not "TypeName('message')":
+/// exception_repr() asks it (stage 08's ExceptionGroup lists its exceptions).
+class CustomRepr {
+ public:
+  virtual std::string repr() const = 0;
+
+ protected:
+  CustomRepr() = default;
+  CustomRepr(const CustomRepr&) = default;
+  CustomRepr(CustomRepr&&) = default;
+  CustomRepr& operator=(const CustomRepr&) = default;
+  CustomRepr& operator=(CustomRepr&&) = default;
+  ~CustomRepr() = default;  // never deleted through this base
+};
+
 // asyncio reports every exception that escapes a callback to the exception
 // handler and keeps running, except these two, which end run_forever(): a
 // program that calls exit() or receives Ctrl-C must stop, not log and go on.
@@ -129,14 +144,20 @@ class LookupError : public std::out_of_range {
 class LoopExit : public std::exception {};
 
 /// Python's SystemExit: escapes the loop instead of being reported.
-class SystemExit : public LoopExit {
+class SystemExit : public LoopExit, public CustomRepr {
  public:
-  explicit SystemExit(int code = 0) : code_(code) {}
+  explicit SystemExit(int code = 0) : code_(code), text_(std::to_string(code)) {}
   int code() const noexcept { return code_; }
-  const char* what() const noexcept override { return "SystemExit"; }
+  /// str(SystemExit(3)): "3"; for code 0, as for sys.exit(), nothing.
+  const char* what() const noexcept override { return code_ != 0 ? text_.c_str() : "SystemExit"; }
+  /// repr: SystemExit(3), or SystemExit() for code 0.
+  std::string repr() const override {
+    return code_ != 0 ? "SystemExit(" + text_ + ")" : "SystemExit()";
+  }
 
  private:
   int code_;
+  std::string text_;
 };
 
 /// Python's KeyboardInterrupt: escapes the loop instead of being reported.
@@ -154,11 +175,21 @@ class KeyboardInterrupt : public LoopExit {
 class CancelledError : public std::exception {
  public:
   explicit CancelledError(std::string message = {}) : message_(std::move(message)) {}
+  /// CancelledError(message) even for an empty message, whose repr is then
+  /// CancelledError(''), as gather(return_exceptions=True) makes one. An
+  /// empty message otherwise stands for Python's None: CancelledError().
+  static CancelledError with_message(std::string message) {
+    CancelledError error(std::move(message));
+    error.has_message_ = true;
+    return error;
+  }
   const char* what() const noexcept override { return message_.c_str(); }
   const std::string& message() const noexcept { return message_; }
+  bool has_message() const noexcept { return has_message_ || !message_.empty(); }
 
  private:
   std::string message_;
+  bool has_message_ = false;
 };
 
 /// asyncio.InvalidStateError: a Future asked for what it does not have yet
@@ -192,21 +223,6 @@ std::string traceback_last_line(const std::exception_ptr& error);
 /// has none, "TypeName(errno, 'strerror')" for an OSError, its own repr()
 /// for a CustomRepr), as a report shows one inside another value's repr.
 std::string exception_repr(const std::exception_ptr& error);
-
-/// A base for an exception whose Python repr() is not "TypeName('message')":
-/// exception_repr() asks it (stage 08's ExceptionGroup lists its exceptions).
-class CustomRepr {
- public:
-  virtual std::string repr() const = 0;
-
- protected:
-  CustomRepr() = default;
-  CustomRepr(const CustomRepr&) = default;
-  CustomRepr(CustomRepr&&) = default;
-  CustomRepr& operator=(const CustomRepr&) = default;
-  CustomRepr& operator=(CustomRepr&&) = default;
-  ~CustomRepr() = default;  // never deleted through this base
-};
 
 /// Python's repr() of a str: in single quotes, or in double quotes if it
 /// holds a single quote and no double one; backslashes and control

@@ -59,7 +59,7 @@ std::exception_ptr cancelled_error_of(const Future<T>& future) {
 /// future's message survives, such a task's does not.
 template <typename T>
 std::exception_ptr cancelled_outcome(const Future<T>& child) {
-  return std::make_exception_ptr(CancelledError(child.state().cancel_message()));
+  return std::make_exception_ptr(CancelledError::with_message(child.state().cancel_message()));
 }
 
 // [gathering_future]
