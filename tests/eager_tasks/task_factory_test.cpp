@@ -170,6 +170,21 @@ TEST(TaskFactory, AFactoryReplacedDuringItsEagerStepLivesUntilItReturns) {
   EXPECT_FALSE(t.loop.get_task_factory());
 }
 
+TEST(TaskFactory, AStatefulFactoryIsTheOneObjectCalledEachTime) {
+  // asyncio calls the factory it was given, not a copy: its state persists.
+  TestLoop t;
+  Log log;
+  t.loop.set_task_factory(
+      [calls = 0, &log](EventLoop& loop, TaskBase& task, std::optional<bool> eager_start) mutable {
+        log.push_back("call " + std::to_string(++calls));
+        start_task(loop, task, eager_start);
+      });
+  (void)create_task(t.loop, step_logger(&log, "a", false, 1));
+  (void)create_task(t.loop, step_logger(&log, "b", false, 2));
+  EXPECT_EQ(log, (Log{"call 1", "call 2"}));
+  t.turn();
+}
+
 TEST(TaskFactory, ACreateTaskOnAClosedLoopNeverCallsTheFactory) {
   TestLoop t;
   int calls = 0;

@@ -70,8 +70,7 @@ void TaskBase::begin(TaskOptions options) {
   // [begin_body]
   if (loop_->is_closed()) throw RuntimeError("Event loop is closed");
   context_ = options.context ? std::move(*options.context) : Context::copy_current();
-  // A copy: a factory may replace itself (set_task_factory) while it runs.
-  TaskFactory factory = loop_->get_task_factory();
+  const TaskFactory& factory = loop_->get_task_factory();
   if (!factory) {
     name_task(std::move(options.name));
     start(options.eager_start.value_or(false));

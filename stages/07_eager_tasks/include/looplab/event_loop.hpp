@@ -163,7 +163,11 @@ class EventLoop {
 
   /// loop.set_task_factory(factory): what create_task() does with each new
   /// task (task.hpp). An empty factory restores the default: lazy tasks.
-  void set_task_factory(TaskFactory factory) { task_factory_ = std::move(factory); }
+  void set_task_factory(TaskFactory factory) {
+    // The one replaced may be running: an eager step inside it can call
+    // this. It is kept until the next replacement, so it outlives its call.
+    replaced_task_factory_ = std::exchange(task_factory_, std::move(factory));
+  }
   /// loop.get_task_factory(): empty when the default is in use (asyncio's None).
   const TaskFactory& get_task_factory() const noexcept { return task_factory_; }
 
@@ -375,6 +379,7 @@ class EventLoop {
       running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
   ExceptionHandler exception_handler_;
   TaskFactory task_factory_;  // asyncio's _task_factory; empty: None
+  TaskFactory replaced_task_factory_;
   Clock* clock_;
   Clock::duration clock_resolution_;  // asyncio's _clock_resolution, read once
   // [loop_state]
