@@ -34,11 +34,18 @@ std::string_view message_of(const std::exception& error, std::string_view type) 
   return what == type ? std::string_view{} : what;
 }
 
-// The last line of a Python traceback names an exception by its module,
-// unless it is a builtin: "asyncio.exceptions.CancelledError: why", but
-// "ValueError: bad". asyncio's own types are the ones looplab has (the
-// queues' from stage 07, which shares this file).
-std::string traceback_name(const std::string& type) {
+// How Python names the type looplab calls `type`: its class name, which
+// repr() shows, and its module, which the last line of a traceback adds
+// unless it is a builtin ("asyncio.exceptions.CancelledError: why", but
+// "ValueError: bad"). asyncio's own types are the ones looplab has (the
+// queues' from stage 07, concurrent.futures' from stage 09 and socket's
+// gaierror from stage 10 share this file).
+struct PythonName {
+  std::string module;  // empty for a builtin
+  std::string name;
+};
+
+PythonName python_name(const std::string& type) {
   static const std::map<std::string_view, std::string_view> kModules = {
       {"BrokenBarrierError", "asyncio.exceptions"},
       {"CancelledError", "asyncio.exceptions"},
@@ -47,22 +54,21 @@ std::string traceback_name(const std::string& type) {
       {"QueueFull", "asyncio.queues"},
       {"QueueShutDown", "asyncio.queues"},
   };
-  if (type == "GaiError") return "socket.gaierror";         // stage 10's
-  constexpr std::string_view kConcurrent = "concurrent::";  // stage 09's
+  if (type == "GaiError") return {"socket", "gaierror"};
+  constexpr std::string_view kConcurrent = "concurrent::";
   if (type.starts_with(kConcurrent))
-    return "concurrent.futures._base." + type.substr(kConcurrent.size());
+    return {"concurrent.futures._base", type.substr(kConcurrent.size())};
   auto found = kModules.find(type);
-  return found == kModules.end() ? type : std::string(found->second) + "." + type;
+  return {found == kModules.end() ? "" : std::string(found->second), type};
 }
 
-// The name repr() shows: concurrent::CancelledError is concurrent.futures'
-// CancelledError, whose repr names the class alone; GaiError is socket's
-// gaierror.
+std::string traceback_name(const std::string& type) {
+  PythonName python = python_name(type);
+  return python.module.empty() ? python.name : python.module + "." + python.name;
+}
+
 std::string repr_name(const std::exception& error) {
-  constexpr std::string_view kConcurrent = "concurrent::";
-  std::string type = type_name(typeid(error));
-  if (type == "GaiError") return "gaierror";
-  return type.starts_with(kConcurrent) ? type.substr(kConcurrent.size()) : type;
+  return python_name(type_name(typeid(error))).name;
 }
 
 }  // namespace
@@ -116,8 +122,7 @@ std::string exception_repr(const std::exception_ptr& error) {
   } catch (const CustomRepr& e) {
     return e.repr();
   } catch (const CancelledError& e) {
-    return e.has_message() ? "CancelledError(" + python_repr(e.message()) + ")"
-                           : "CancelledError()";
+    return repr_name(e) + (e.has_message() ? "(" + python_repr(e.message()) + ")" : "()");
   } catch (const OSError& e) {
     return repr_name(e) + "(" + std::to_string(e.code().value()) + ", " +
            python_repr(e.strerror()) + ")";
