@@ -248,6 +248,9 @@ TEST(Exceptions, SystemExitShowsItsCodeAsPythonDoes) {
   EXPECT_EQ(describe_exception(std::make_exception_ptr(SystemExit(3))), "SystemExit: 3");
   EXPECT_EQ(exception_repr(std::make_exception_ptr(SystemExit())), "SystemExit()");
   EXPECT_EQ(describe_exception(std::make_exception_ptr(SystemExit())), "SystemExit");
+  // sys.exit(0) gives a code, which shows, although the status is the same.
+  EXPECT_EQ(exception_repr(std::make_exception_ptr(SystemExit(0))), "SystemExit(0)");
+  EXPECT_EQ(describe_exception(std::make_exception_ptr(SystemExit(0))), "SystemExit: 0");
 }
 
 TEST(Exceptions, APlainFutureExceptionNeverRetrievedSaysFuture) {

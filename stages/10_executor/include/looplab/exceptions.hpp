@@ -146,18 +146,21 @@ class LoopExit : public std::exception {};
 /// Python's SystemExit: escapes the loop instead of being reported.
 class SystemExit : public LoopExit, public CustomRepr {
  public:
-  explicit SystemExit(int code = 0) : code_(code), text_(std::to_string(code)) {}
+  /// sys.exit(): no code (Python's None), which exits with status 0.
+  SystemExit() = default;
+  /// sys.exit(code).
+  explicit SystemExit(int code) : code_(code), text_(std::to_string(code)) {}
   int code() const noexcept { return code_; }
-  /// str(SystemExit(3)): "3"; for code 0, as for sys.exit(), nothing.
-  const char* what() const noexcept override { return code_ != 0 ? text_.c_str() : "SystemExit"; }
-  /// repr: SystemExit(3), or SystemExit() for code 0.
-  std::string repr() const override {
-    return code_ != 0 ? "SystemExit(" + text_ + ")" : "SystemExit()";
+  /// str(SystemExit(3)): "3", str(SystemExit(0)): "0"; without a code, nothing.
+  const char* what() const noexcept override {
+    return text_.empty() ? "SystemExit" : text_.c_str();
   }
+  /// repr: SystemExit(3), SystemExit(0), or SystemExit() without a code.
+  std::string repr() const override { return "SystemExit(" + text_ + ")"; }
 
  private:
-  int code_;
-  std::string text_;
+  int code_ = 0;
+  std::string text_;  // empty without a code
 };
 
 /// Python's KeyboardInterrupt: escapes the loop instead of being reported.
