@@ -235,6 +235,28 @@ TEST(Gather, AChildThatCannotRunFailsTheCallAndTheChildrenMadeBeforeItReportNoth
   EXPECT_TRUE(t.reports.empty());
 }
 
+TEST(Gather, AVoidChildThatCannotRunIsRefusedAfterTheChildrenBeforeItStarted) {
+  // The same for coroutines that return nothing: the children before the
+  // refused one are tasks already, and run.
+  TestLoop t;
+  Log log;
+  auto body = [](EventLoop* loop, Log* log) -> Coro<std::string> {
+    Coro<void> used = logs_after(0ms, "unused", log);
+    Coro<void> taken = std::move(used);
+    try {
+      (void)gather(*loop, logs_after(10ms, "first child ran", log), std::move(used));
+    } catch (const TypeError& error) {
+      co_return error.what();
+    }
+    co_return "accepted";
+  };
+  Task<std::string> task = create_task(t.loop, body, &t.loop, &log);
+  EXPECT_EQ(t.loop.run_until_complete(task),
+            "create_task(): a coroutine was expected, got an empty Coro");
+  t.loop.run_until_complete(sleep_for(20ms));
+  EXPECT_EQ(log, Log{"first child ran"});
+}
+
 TEST(Gather, ACancelledChildFailsTheOuterWithCancelledErrorButTheOuterIsNotCancelled) {
   TestLoop t;
   Future<int> a = t.loop.create_future<int>();

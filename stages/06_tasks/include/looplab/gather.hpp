@@ -42,6 +42,18 @@ inline Coro<std::monostate> returning_none(Coro<void> body) {
   co_return std::monostate{};
 }
 
+/// A child of gather(), as the coroutine its task runs: a Coro<void> inside
+/// returning_none(), any other as it is.
+template <typename T>
+Coro<GatheredValue<T>> as_gathered(Coro<T>&& coro) {
+  if constexpr (std::is_void_v<T>) {
+    coro.check_can_run("create_task()");  // refused as itself, not as the wrapper
+    return returning_none(std::move(coro));
+  } else {
+    return std::move(coro);
+  }
+}
+
 template <typename T>
 std::exception_ptr cancelled_error_of(const Future<T>& future) {
   try {
@@ -221,15 +233,15 @@ Future<GatherResult<T, kReturnExceptions>> gather_impl(EventLoop& loop,
 /// once every child exists (asyncio's done_futs), so a child that fails
 /// eagerly does not fail the gather before the later children have started.
 template <bool kReturnExceptions, typename T>
-Future<GatherResult<T, kReturnExceptions>> gather_values(EventLoop& loop,
-                                                         std::vector<Coro<T>> coros) {
-  using State = GatheringState<T, kReturnExceptions>;
+Future<GatherResult<GatheredValue<T>, kReturnExceptions>> gather_values(
+    EventLoop& loop, std::vector<Coro<T>> coros) {
+  using State = GatheringState<GatheredValue<T>, kReturnExceptions>;
   if (coros.empty()) return done_empty_gather<typename State::Result>(loop);
   Ref<State> outer(new State(loop, coros.size()));
   std::vector<std::size_t> done_at_once;  // indexes of the children done when made
   try {
     for (Coro<T>& coro : coros) {
-      Task<T> child = create_task(loop, std::move(coro));
+      Task<GatheredValue<T>> child = create_task(loop, as_gathered(std::move(coro)));
       // Nobody else can hold it: closing the loop while it is pending is not
       // reported as "Task was destroyed but it is pending!" (asyncio's gather).
       child.base().do_not_log_destroy_pending();
@@ -249,23 +261,6 @@ Future<GatherResult<T, kReturnExceptions>> gather_values(EventLoop& loop,
   }
   for (std::size_t index : done_at_once) outer->watch(outer->children()[index]);
   return Future<typename State::Result>(std::move(outer));
-}
-
-/// gather_values(), where a Coro<void> gives None (asyncio's [None, None]).
-template <bool kReturnExceptions, typename T>
-Future<GatherResult<GatheredValue<T>, kReturnExceptions>> gather_coros(EventLoop& loop,
-                                                                       std::vector<Coro<T>> coros) {
-  if constexpr (std::is_void_v<T>) {
-    std::vector<Coro<std::monostate>> returning;
-    returning.reserve(coros.size());
-    for (Coro<void>& coro : coros) {
-      coro.check_can_run("create_task()");  // refused now, as any other child
-      returning.push_back(returning_none(std::move(coro)));
-    }
-    return gather_values<kReturnExceptions>(loop, std::move(returning));
-  } else {
-    return gather_values<kReturnExceptions>(loop, std::move(coros));
-  }
 }
 
 // [gather_impl]
@@ -316,12 +311,12 @@ requires(std::is_convertible_v<More, Future<T>>&&...)
 /// std::monostate, as asyncio's [None, None].
 template <typename T>
 Future<std::vector<detail::GatheredValue<T>>> gather(EventLoop& loop, std::vector<Coro<T>> coros) {
-  return detail::gather_coros<false>(loop, std::move(coros));
+  return detail::gather_values<false>(loop, std::move(coros));
 }
 template <typename T>
 Future<std::vector<Outcome<detail::GatheredValue<T>>>> gather_return_exceptions(
     EventLoop& loop, std::vector<Coro<T>> coros) {
-  return detail::gather_coros<true>(loop, std::move(coros));
+  return detail::gather_values<true>(loop, std::move(coros));
 }
 template <typename T, typename... More>
 requires(std::is_same_v<More, Coro<T>>&&...) Future<std::vector<detail::GatheredValue<T>>> gather(
