@@ -150,6 +150,33 @@ TEST_F(ContextTest, ATokenFromADeadContextIsRefusedByANewOneInTheSameMemory) {
   reborn->~Context();
 }
 
+TEST_F(ContextTest, VariablesOfDifferentTypesNeverShareAValue) {
+  // Each is a key of its own in the one map a Context holds, whatever its
+  // type: reading one never finds the other's value.
+  ContextVar<long> deadline("deadline");
+  ContextVar<short> retries("retries");
+  deadline.set(30);
+  EXPECT_EQ(retries.get(0), 0);
+  retries.set(3);
+  EXPECT_EQ(deadline.get(), 30);
+  EXPECT_EQ(retries.get(), 3);
+}
+
+TEST_F(ContextTest, AContextAssignedToIsAnotherContextForTokensAndAMovedOneIsTheSame) {
+  // Python: ctx = copy_context() binds the name to a new Context, where a
+  // token made in the old one is refused. A move hands the same one over.
+  Context context;
+  auto token = context.run([] { return counter.set(1); });
+  context = Context::copy_current();
+  EXPECT_THROW(context.run([&] { counter.reset(token); }), ValueError);
+
+  Context original;
+  auto kept = original.run([] { return counter.set(2); });
+  Context moved = std::move(original);
+  moved.run([&] { counter.reset(kept); });
+  EXPECT_EQ(moved.run([] { return counter.get(-1); }), -1);
+}
+
 TEST_F(ContextTest, ACopyIsASnapshot) {
   counter.set(1);
   Context snapshot = Context::copy_current();

@@ -13,6 +13,11 @@ detail::VarMap::const_iterator position(const detail::VarMap& map, std::uint64_t
 
 }  // namespace
 
+std::uint64_t detail::next_var_id() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
+}
+
 Context& Context::thread_context() {
   thread_local Context context;
   return context;

@@ -34,6 +34,10 @@ struct ContextEntry {
 };
 using VarMap = std::vector<ContextEntry>;  // sorted by var_id; never changed once shared
 
+/// A new variable's key: one counter for every ContextVar<T>, whatever its
+/// T, since one map holds them all.
+std::uint64_t next_var_id() noexcept;
+
 /// "<KIND ... at 0x55d0c0ffee00>": how Python's reprs name an object. The
 /// address is the C++ object's, so only its shape can match CPython's.
 inline std::string object_repr(const std::string& kind, const void* object) {
@@ -50,15 +54,26 @@ class Context {
  public:
   /// An empty context: every variable has its default value.
   Context() = default;
-  // Copying or moving takes the snapshot, never the "entered" state (Python's ctx.copy()).
+  // A copy takes the snapshot, never the "entered" state, and is another
+  // Context for tokens (Python's ctx.copy()); so is the Context assigned
+  // to. A move hands the Context over, tokens' identity included.
   Context(const Context& other) : vars_(other.vars_) {}
-  Context(Context&& other) noexcept : vars_(std::move(other.vars_)) {}
+  Context(Context&& other) noexcept : vars_(std::move(other.vars_)), identity_(other.identity_) {
+    other.identity_ = 0;
+  }
   Context& operator=(const Context& other) {
-    if (this != &other) vars_ = other.vars_;
+    if (this != &other) {
+      vars_ = other.vars_;
+      identity_ = 0;
+    }
     return *this;
   }
   Context& operator=(Context&& other) noexcept {
-    vars_ = std::move(other.vars_);
+    if (this != &other) {
+      vars_ = std::move(other.vars_);
+      identity_ = other.identity_;
+      other.identity_ = 0;
+    }
     return *this;
   }
   ~Context() = default;
@@ -193,14 +208,9 @@ class ContextVar {
     return value != nullptr ? static_cast<const T*>(value->get()) : nullptr;
   }
 
-  static std::uint64_t next_id() {
-    static std::atomic<std::uint64_t> counter{0};
-    return ++counter;
-  }
-
   std::string name_;
   std::optional<T> default_;
-  std::uint64_t id_ = next_id();  // the key in every Context's map
+  std::uint64_t id_ = detail::next_var_id();  // the key in every Context's map
 };
 
 }  // namespace looplab
