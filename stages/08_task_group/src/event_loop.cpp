@@ -396,11 +396,14 @@ void EventLoop::run_handle(HandleState& handle) {
     handle.run(*this);
     return;
   }
+  stepped_task_ = nullptr;
   Clock::time_point start = clock_->now();
   handle.run(*this);
   Clock::duration took = clock_->now() - start;
   if (took >= slow_callback_duration) {
-    std::fprintf(stderr, "Executing %s took %.3f seconds\n", handle.repr().c_str(),
+    // The task, if the handle was a task's step (which keeps it alive).
+    std::string name = stepped_task_ != nullptr ? stepped_task_->repr() : handle.repr();
+    std::fprintf(stderr, "Executing %s took %.3f seconds\n", name.c_str(),
                  std::chrono::duration<double>(took).count());
   }
 }

@@ -166,6 +166,7 @@ void TaskBase::step(std::exception_ptr error) {
   }
   running_task = this;
   ScopeExit leave([] { running_task = nullptr; });
+  loop_->note_task_step(as_future());
   Ref<FutureBase> keep(&as_future());  // finishing drops self_: stay alive until the end
   context_.run([&] { run_coroutine(std::move(error)); });
   // [step_body]

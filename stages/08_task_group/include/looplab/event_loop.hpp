@@ -268,6 +268,12 @@ class EventLoop {
   bool get_debug() const noexcept { return debug_; }
   /// In debug mode, callbacks that run at least this long are reported.
   std::chrono::nanoseconds slow_callback_duration = std::chrono::milliseconds(100);
+  /// A task's step says which task it runs (task.cpp): in debug mode, a slow
+  /// step is reported by the task's repr, not by the handle that ran it, as
+  /// asyncio's _format_handle() does.
+  void note_task_step(const FutureBase& task) noexcept {
+    if (debug_) stepped_task_ = &task;
+  }
 
  private:
   // A null function pointer, an empty std::function or an empty Callback
@@ -375,6 +381,7 @@ class EventLoop {
     return last.fetch_add(1, std::memory_order_relaxed) + 1;
   }
   bool debug_ = false;
+  const FutureBase* stepped_task_ = nullptr;  // debug mode: the task the running handle stepped
   std::atomic<std::thread::id>
       running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
   ExceptionHandler exception_handler_;
