@@ -63,6 +63,13 @@ using TaskFactory =
     std::function<void(EventLoop& loop, TaskBase& task, std::optional<bool> eager_start)>;
 // [task_factory_type]
 
+namespace detail {
+template <typename F>
+inline constexpr bool is_coro = false;
+template <typename T>
+inline constexpr bool is_coro<Coro<T>> = true;
+}  // namespace detail
+
 class EventLoop {
  public:
   /// A loop on the real monotonic clock and the default selector
@@ -83,7 +90,7 @@ class EventLoop {
   /// inside a copy of the caller's Context. `where` records the caller's line.
   template <typename F>
   Handle call_soon(F&& callback, SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_soon");
+    require_callback(callback, "call_soon");
     return call_soon_callback(Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_soon(callback, context=ctx): the same, run inside `ctx` (a
@@ -91,7 +98,7 @@ class EventLoop {
   template <typename F>
   Handle call_soon(F&& callback, const Context& context,
                    SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_soon");
+    require_callback(callback, "call_soon");
     return call_soon_callback(Callback(std::forward<F>(callback)), &context, where);
   }
 
@@ -117,14 +124,14 @@ class EventLoop {
   template <typename F>
   TimerHandle call_at(Clock::time_point when, F&& callback,
                       SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_at");
+    require_callback(callback, "call_at");
     return call_at_callback(when, Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_at(when, callback, context=ctx): run inside a copy of `ctx`.
   template <typename F>
   TimerHandle call_at(Clock::time_point when, F&& callback, const Context& context,
                       SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_at");
+    require_callback(callback, "call_at");
     return call_at_callback(when, Callback(std::forward<F>(callback)), &context, where);
   }
 
@@ -179,13 +186,13 @@ class EventLoop {
   /// same descriptor replaces (and cancels) the first.
   template <typename F>
   void add_reader(int fd, F&& callback, SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "add_reader");
+    require_callback(callback, "add_reader");
     add_io_callback(fd, kEventRead, Callback(std::forward<F>(callback)), where);
   }
   /// loop.add_writer(fd, callback): the same for "writable".
   template <typename F>
   void add_writer(int fd, F&& callback, SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "add_writer");
+    require_callback(callback, "add_writer");
     add_io_callback(fd, kEventWrite, Callback(std::forward<F>(callback)), where);
   }
   /// Stops watching `fd` for reading. Returns whether a reader was registered
@@ -288,6 +295,16 @@ class EventLoop {
                         "(), got an empty callback");
       }
     }
+  }
+  /// require_callable() for a callback the loop calls with no arguments,
+  /// which must not be a coroutine function: asyncio's debug mode refuses
+  /// one ("coroutines cannot be used with call_soon()"); here its type does.
+  template <typename F>
+  void require_callback(const F& callback, const char* method) const {
+    static_assert(!detail::is_coro<std::invoke_result_t<std::decay_t<F>&>>,
+                  "coroutines cannot be used as callbacks: calling this one would make a "
+                  "coroutine and never run it; create_task() runs a coroutine");
+    require_callable(callback, method);
   }
 
   friend class TimerHandleState;

@@ -100,7 +100,7 @@ class EventLoop {
   /// inside a copy of the caller's Context. `where` records the caller's line.
   template <typename F>
   Handle call_soon(F&& callback, SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_soon");
+    require_callback(callback, "call_soon");
     return call_soon_callback(Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_soon(callback, context=ctx): the same, run inside `ctx` (a
@@ -108,7 +108,7 @@ class EventLoop {
   template <typename F>
   Handle call_soon(F&& callback, const Context& context,
                    SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_soon");
+    require_callback(callback, "call_soon");
     return call_soon_callback(Callback(std::forward<F>(callback)), &context, where);
   }
 
@@ -120,14 +120,14 @@ class EventLoop {
   /// Context is the calling thread's, copied now.
   template <typename F>
   Handle call_soon_threadsafe(F&& callback, SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_soon_threadsafe");
+    require_callback(callback, "call_soon_threadsafe");
     return call_soon_threadsafe_callback(Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_soon_threadsafe(callback, context=ctx): run inside a copy of `ctx`.
   template <typename F>
   Handle call_soon_threadsafe(F&& callback, const Context& context,
                               SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_soon_threadsafe");
+    require_callback(callback, "call_soon_threadsafe");
     return call_soon_threadsafe_callback(Callback(std::forward<F>(callback)), &context, where);
   }
   // [call_soon_threadsafe_api]
@@ -154,14 +154,14 @@ class EventLoop {
   template <typename F>
   TimerHandle call_at(Clock::time_point when, F&& callback,
                       SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_at");
+    require_callback(callback, "call_at");
     return call_at_callback(when, Callback(std::forward<F>(callback)), nullptr, where);
   }
   /// loop.call_at(when, callback, context=ctx): run inside a copy of `ctx`.
   template <typename F>
   TimerHandle call_at(Clock::time_point when, F&& callback, const Context& context,
                       SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "call_at");
+    require_callback(callback, "call_at");
     return call_at_callback(when, Callback(std::forward<F>(callback)), &context, where);
   }
 
@@ -216,13 +216,13 @@ class EventLoop {
   /// same descriptor replaces (and cancels) the first.
   template <typename F>
   void add_reader(int fd, F&& callback, SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "add_reader");
+    require_callback(callback, "add_reader");
     add_io_callback(fd, kEventRead, Callback(std::forward<F>(callback)), where);
   }
   /// loop.add_writer(fd, callback): the same for "writable".
   template <typename F>
   void add_writer(int fd, F&& callback, SourceLocation where = SourceLocation::current()) {
-    require_callable(callback, "add_writer");
+    require_callback(callback, "add_writer");
     add_io_callback(fd, kEventWrite, Callback(std::forward<F>(callback)), where);
   }
   /// Stops watching `fd` for reading. Returns whether a reader was registered
@@ -266,7 +266,7 @@ class EventLoop {
     static_assert(!detail::is_coro<std::remove_cvref_t<F>>,
                   "coroutines cannot be used with add_signal_handler(): pass a function");
     check_signal(sig);  // asyncio checks the number first, then the loop
-    require_callable(callback, "add_signal_handler");
+    require_callback(callback, "add_signal_handler");
     add_signal_callback(sig, Callback(std::forward<F>(callback)), where);
   }
   /// Removes the handler of `sig` and restores the default action. Returns
@@ -365,6 +365,16 @@ class EventLoop {
                         "(), got an empty callback");
       }
     }
+  }
+  /// require_callable() for a callback the loop calls with no arguments,
+  /// which must not be a coroutine function: asyncio's debug mode refuses
+  /// one ("coroutines cannot be used with call_soon()"); here its type does.
+  template <typename F>
+  void require_callback(const F& callback, const char* method) const {
+    static_assert(!detail::is_coro<std::invoke_result_t<std::decay_t<F>&>>,
+                  "coroutines cannot be used as callbacks: calling this one would make a "
+                  "coroutine and never run it; create_task() runs a coroutine");
+    require_callable(callback, method);
   }
 
   friend class TimerHandleState;
