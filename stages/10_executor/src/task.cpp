@@ -154,6 +154,7 @@ void TaskBase::eager_start() {
 // if there is one) and see how it stopped.
 void TaskBase::step(std::exception_ptr error) {
   if (as_future().done()) throw InvalidStateError("step(): " + get_name() + " is already done");
+  loop_->note_task_step(as_future());  // debug mode names a slow step by its task
   // [step_body]
   if (must_cancel_) {
     if (!is_cancelled_error(error)) error = make_cancellation(cancel_message());
@@ -166,7 +167,6 @@ void TaskBase::step(std::exception_ptr error) {
   }
   running_task = this;
   ScopeExit leave([] { running_task = nullptr; });
-  loop_->note_task_step(as_future());
   Ref<FutureBase> keep(&as_future());  // finishing drops self_: stay alive until the end
   context_.run([&] { run_coroutine(std::move(error)); });
   // [step_body]
