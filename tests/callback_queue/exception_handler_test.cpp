@@ -53,6 +53,12 @@ TEST(ExceptionRepr, PythonReprOfAStrPicksTheQuotesAndEscapes) {
   EXPECT_EQ(python_repr("both ' and \""), "'both \\' and \"'");
   EXPECT_EQ(python_repr("a\nb\\c"), "'a\\nb\\\\c'");
   EXPECT_EQ(python_repr("\x01\x7f"), "'\\x01\\x7f'");
+  // What str.isprintable() refuses above ASCII is escaped too; the rest of
+  // UTF-8 is shown as it is.
+  EXPECT_EQ(python_repr("nbsp\u00a0here"), "'nbsp\\xa0here'");
+  EXPECT_EQ(python_repr("\u200bzero \u2028 \U000f0000"), "'\\u200bzero \\u2028 \\U000f0000'");
+  EXPECT_EQ(python_repr("caf\u00e9 \u6f22 \U0001f600"), "'caf\u00e9 \u6f22 \U0001f600'");
+  EXPECT_EQ(python_repr("\x80\xff"), "'\x80\xff'");  // not UTF-8: as it is
 }
 
 TEST(ExceptionHandler, ACustomHandlerReceivesMessageExceptionAndHandle) {

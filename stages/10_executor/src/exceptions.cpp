@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
@@ -138,12 +139,66 @@ std::string exception_repr(const std::exception_ptr& error) {
   }
 }
 
+namespace {
+
+// The characters above ASCII that Python's repr() escapes, those for which
+// str.isprintable() is false: controls, format characters, the separators
+// other than the space, surrogates, private use. (Python also escapes code points that
+// Unicode has not assigned yet; they pass through here.)
+struct CodeRange {
+  char32_t first;
+  char32_t last;
+};
+constexpr std::array<CodeRange, 27> kUnprintable = {{
+    {0x80, 0xa0},       {0xad, 0xad},       {0x600, 0x605},       {0x61c, 0x61c},
+    {0x6dd, 0x6dd},     {0x70f, 0x70f},     {0x890, 0x891},       {0x8e2, 0x8e2},
+    {0x1680, 0x1680},   {0x180e, 0x180e},   {0x2000, 0x200f},     {0x2028, 0x202f},
+    {0x205f, 0x2064},   {0x2066, 0x206f},   {0x3000, 0x3000},     {0xd800, 0xf8ff},
+    {0xfeff, 0xfeff},   {0xfff9, 0xfffb},   {0x110bd, 0x110bd},   {0x110cd, 0x110cd},
+    {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a},   {0xe0001, 0xe0001},
+    {0xe0020, 0xe007f}, {0xf0000, 0xffffd}, {0x100000, 0x10fffd},
+}};
+
+bool is_printable(char32_t code) {
+  for (CodeRange range : kUnprintable) {
+    if (code < range.first) return true;
+    if (code <= range.last) return false;
+  }
+  return true;
+}
+
+// The code point that starts text[at] and how many bytes it takes, or
+// {0, 0} if no valid UTF-8 sequence starts there.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  std::size_t length = lead < 0xc0 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf8 ? 4 : 0;
+  if (length == 0 || at + length > text.size()) return {0, 0};
+  char32_t code = lead & (0x7f >> length);
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto next = static_cast<unsigned char>(text[at + i]);
+    if ((next & 0xc0) != 0x80) return {0, 0};
+    code = (code << 6) | (next & 0x3f);
+  }
+  return {code, length};
+}
+
+// \xhh, \uhhhh or \Uhhhhhhhh, as Python writes a character it does not show.
+void append_escape(std::string& out, char32_t code) {
+  constexpr std::string_view kHex = "0123456789abcdef";
+  int digits = code <= 0xff ? 2 : code <= 0xffff ? 4 : 8;
+  out += code <= 0xff ? "\\x" : code <= 0xffff ? "\\u" : "\\U";
+  for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) out += kHex[(code >> shift) & 0xf];
+}
+
+}  // namespace
+
 std::string python_repr(std::string_view text) {
   const bool has_single = text.find('\'') != std::string_view::npos;
   const bool has_double = text.find('"') != std::string_view::npos;
   const char quote = has_single && !has_double ? '"' : '\'';
   std::string result(1, quote);
-  for (char c : text) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
     const auto byte = static_cast<unsigned char>(c);
     if (c == quote || c == '\\') {
       result += '\\';
@@ -155,12 +210,18 @@ std::string python_repr(std::string_view text) {
     } else if (c == '\t') {
       result += "\\t";
     } else if (byte < 0x20 || byte == 0x7f) {
-      constexpr std::string_view kHex = "0123456789abcdef";
-      result += "\\x";
-      result += kHex[byte >> 4];
-      result += kHex[byte & 0xf];
+      append_escape(result, byte);
+    } else if (byte < 0x80) {
+      result += c;
+    } else if (auto [code, length] = decode_utf8(text, at); length == 0) {
+      result += c;  // not UTF-8: the byte as it is
     } else {
-      result += c;  // UTF-8 passes through (Python escapes its few unprintable characters)
+      if (is_printable(code)) {
+        result.append(text, at, length);
+      } else {
+        append_escape(result, code);
+      }
+      at += length - 1;
     }
   }
   result += quote;

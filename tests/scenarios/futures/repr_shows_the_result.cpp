@@ -1,6 +1,7 @@
 // repr() of a future that finished with a value shows it as reprlib.repr() does (result=...):
 // numbers, True/False, None for no value, quoted strings shortened once the quoted text passes
-// 30 characters (escapes count; characters, not bytes).
+// 30 characters (an escape counts as its characters, also that of a character
+// Python does not print; characters, not bytes).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -46,6 +47,11 @@ LOOPLAB_SCENARIO(repr_shows_the_result) {
   trace(finished_with(loop, fifteen));
   trace(finished_with(loop, forty));
   trace(finished_with(loop, std::string(10, '\0')));
+  std::string nbsp = "\u00a0";  // a character Python escapes, as \xa0
+  std::string ten_nbsp;
+  for (int i = 0; i < 10; ++i) ten_nbsp += nbsp;
+  trace(finished_with(loop, "nbsp" + nbsp + "here"));
+  trace(finished_with(loop, ten_nbsp));
   for (double value :
        {1.0, 0.1, -2.5, 1e16, 1e-05, 0.0001, 123.456, 1.0 / 3,
         std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
@@ -71,6 +77,8 @@ LOOPLAB_SCENARIO(repr_shows_the_result) {
 // expect: <Future finished result='ééééééééééééééé'>
 // expect: <Future finished result='éééééééééééé...ééééééééééééé'>
 // expect: <Future finished result='\x00\x00\x00...0\x00\x00\x00'>
+// expect: <Future finished result='nbsp\xa0here'>
+// expect: <Future finished result='\xa0\xa0\xa0...0\xa0\xa0\xa0'>
 // expect: <Future finished result=1.0>
 // expect: <Future finished result=0.1>
 // expect: <Future finished result=-2.5>
