@@ -167,8 +167,12 @@ TEST_F(ContextTest, AContextAssignedToIsAnotherContextForTokensAndAMovedOneIsThe
   // token made in the old one is refused. A move hands the same one over.
   Context context;
   auto token = context.run([] { return counter.set(1); });
-  context = Context::copy_current();
+  context = Context::copy_current();  // move-assigned
   EXPECT_THROW(context.run([&] { counter.reset(token); }), ValueError);
+  Context other;
+  auto other_token = other.run([] { return counter.set(1); });
+  other = context;  // copy-assigned
+  EXPECT_THROW(other.run([&] { counter.reset(other_token); }), ValueError);
 
   Context original;
   auto kept = original.run([] { return counter.set(2); });

@@ -58,7 +58,13 @@ TEST(ExceptionRepr, PythonReprOfAStrPicksTheQuotesAndEscapes) {
   EXPECT_EQ(python_repr("nbsp\u00a0here"), "'nbsp\\xa0here'");
   EXPECT_EQ(python_repr("\u200bzero \u2028 \U000f0000"), "'\\u200bzero \\u2028 \\U000f0000'");
   EXPECT_EQ(python_repr("caf\u00e9 \u6f22 \U0001f600"), "'caf\u00e9 \u6f22 \U0001f600'");
-  EXPECT_EQ(python_repr("\x80\xff"), "'\x80\xff'");  // not UTF-8: as it is
+  // The edges of the table: U+009F and U+00A0 escaped, U+00A1 shown; the
+  // last private-use character escaped.
+  EXPECT_EQ(python_repr("\u009f\u00a0\u00a1"), "'\\x9f\\xa0\u00a1'");
+  EXPECT_EQ(python_repr("\U0010fffd\u2027\u2030"), "'\\U0010fffd\u2027\u2030'");
+  // Not UTF-8 (a stray byte, an overlong form, a surrogate): the bytes as they are.
+  EXPECT_EQ(python_repr("\x80\xff"), "'\x80\xff'");
+  EXPECT_EQ(python_repr("\xe0\x82\x80 \xed\xa0\x80"), "'\xe0\x82\x80 \xed\xa0\x80'");
 }
 
 TEST(ExceptionHandler, ACustomHandlerReceivesMessageExceptionAndHandle) {

@@ -35,6 +35,18 @@ TEST(DebugModeTasks, ASlowStepIsReportedByItsTask) {
             "Executing <Task finished name='blocker' result=None> took 0.150 seconds\n");
 }
 
+TEST(DebugModeTasks, ATaskNobodyHoldsIsStillThereForTheReportOfItsLastStep) {
+  // Its last step drops the task's last reference but the loop's own.
+  TestLoop t;
+  t.loop.set_debug(true);
+  (void)create_task(t.loop, blocker(&t.clock), {.name = "unheld"});
+  CaptureStderr();
+  t.loop.run_until_complete(sleep(t.loop, 500ms));
+  EXPECT_EQ(GetCapturedStderr(),
+            "Executing <Task pending name='unheld'> took 0.150 seconds\n"
+            "Executing <Task finished name='unheld' result=None> took 0.150 seconds\n");
+}
+
 TEST(DebugModeTasks, ASlowPlainCallbackIsStillReportedByItsHandle) {
   TestLoop t;
   t.loop.set_debug(true);

@@ -143,7 +143,7 @@ namespace {
 
 // The characters above ASCII that Python's repr() escapes, those for which
 // str.isprintable() is false: controls, format characters, the separators
-// other than the space, surrogates, private use. (Python also escapes code points that
+// other than the space, private use. (Python also escapes code points that
 // Unicode has not assigned yet; they pass through here.)
 struct CodeRange {
   char32_t first;
@@ -153,7 +153,7 @@ constexpr std::array<CodeRange, 27> kUnprintable = {{
     {0x80, 0xa0},       {0xad, 0xad},       {0x600, 0x605},       {0x61c, 0x61c},
     {0x6dd, 0x6dd},     {0x70f, 0x70f},     {0x890, 0x891},       {0x8e2, 0x8e2},
     {0x1680, 0x1680},   {0x180e, 0x180e},   {0x2000, 0x200f},     {0x2028, 0x202f},
-    {0x205f, 0x2064},   {0x2066, 0x206f},   {0x3000, 0x3000},     {0xd800, 0xf8ff},
+    {0x205f, 0x2064},   {0x2066, 0x206f},   {0x3000, 0x3000},     {0xe000, 0xf8ff},
     {0xfeff, 0xfeff},   {0xfff9, 0xfffb},   {0x110bd, 0x110bd},   {0x110cd, 0x110cd},
     {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a},   {0xe0001, 0xe0001},
     {0xe0020, 0xe007f}, {0xf0000, 0xffffd}, {0x100000, 0x10fffd},
@@ -168,8 +168,10 @@ bool is_printable(char32_t code) {
 }
 
 // The code point that starts text[at] and how many bytes it takes, or
-// {0, 0} if no valid UTF-8 sequence starts there.
+// {0, 0} if no valid UTF-8 sequence starts there (a stray byte, a cut or
+// overlong sequence, a surrogate, a code point past U+10FFFF).
 std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t at) {
+  constexpr std::array<char32_t, 5> kSmallest = {0, 0, 0x80, 0x800, 0x10000};  // by length
   const auto lead = static_cast<unsigned char>(text[at]);
   std::size_t length = lead < 0xc0 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf8 ? 4 : 0;
   if (length == 0 || at + length > text.size()) return {0, 0};
@@ -179,6 +181,8 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t 
     if ((next & 0xc0) != 0x80) return {0, 0};
     code = (code << 6) | (next & 0x3f);
   }
+  if (code < kSmallest[length] || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff)
+    return {0, 0};
   return {code, length};
 }
 

@@ -473,13 +473,14 @@ void EventLoop::run_handle(HandleState& handle) {
     handle.run(*this);
     return;
   }
-  stepped_task_ = nullptr;
+  // A task the handle stepped is kept for the report: its last step may
+  // have dropped every other reference to it.
+  ScopeExit forget_stepped_task([this] { stepped_task_.reset(); });
   Clock::time_point start = clock_->now();
   handle.run(*this);
   Clock::duration took = clock_->now() - start;
   if (took >= slow_callback_duration) {
-    // The task, if the handle was a task's step (which keeps it alive).
-    std::string name = stepped_task_ != nullptr ? stepped_task_->repr() : handle.repr();
+    std::string name = stepped_task_ ? stepped_task_->repr() : handle.repr();
     std::fprintf(stderr, "Executing %s took %.3f seconds\n", name.c_str(),
                  std::chrono::duration<double>(took).count());
   }

@@ -278,8 +278,8 @@ class EventLoop {
   /// A task's step says which task it runs (task.cpp): in debug mode, a slow
   /// step is reported by the task's repr, not by the handle that ran it, as
   /// asyncio's _format_handle() does.
-  void note_task_step(const FutureBase& task) noexcept {
-    if (debug_) stepped_task_ = &task;
+  void note_task_step(FutureBase& task) noexcept {
+    if (debug_) stepped_task_ = Ref<FutureBase>(&task);
   }
 
  private:
@@ -301,9 +301,11 @@ class EventLoop {
   /// one ("coroutines cannot be used with call_soon()"); here its type does.
   template <typename F>
   void require_callback(const F& callback, const char* method) const {
-    static_assert(!detail::is_coro<std::invoke_result_t<std::decay_t<F>&>>,
-                  "coroutines cannot be used as callbacks: calling this one would make a "
-                  "coroutine and never run it; create_task() runs a coroutine");
+    if constexpr (std::is_invocable_v<std::decay_t<F>&>) {  // else Callback says what is wrong
+      static_assert(!detail::is_coro<std::invoke_result_t<std::decay_t<F>&>>,
+                    "coroutines cannot be used as callbacks: calling this one would make a "
+                    "coroutine and never run it; create_task() runs a coroutine");
+    }
     require_callable(callback, method);
   }
 
@@ -398,7 +400,7 @@ class EventLoop {
     return last.fetch_add(1, std::memory_order_relaxed) + 1;
   }
   bool debug_ = false;
-  const FutureBase* stepped_task_ = nullptr;  // debug mode: the task the running handle stepped
+  Ref<FutureBase> stepped_task_;  // debug mode: the task the running handle stepped, until reported
   std::atomic<std::thread::id>
       running_thread_{};  // asyncio's _thread_id; read by other threads in debug checks
   ExceptionHandler exception_handler_;
