@@ -141,17 +141,11 @@ std::string python_repr(std::string_view text) {
       result += "\\t";
     } else if (byte < 0x20 || byte == 0x7f) {
       append_escape(result, byte);
-    } else if (byte < 0x80) {
-      result += c;
-    } else if (auto [code, length] = decode_utf8(text, at); length == 0) {
-      result += c;  // not UTF-8: the byte as it is
-    } else {
-      if (is_printable(code)) {
-        result.append(text, at, length);
-      } else {
-        append_escape(result, code);
-      }
+    } else if (auto [code, length] = decode_utf8(text, at); length != 0 && !is_printable(code)) {
+      append_escape(result, code);
       at += length - 1;
+    } else {
+      result += c;  // ASCII, a byte of a printable character, or a byte that is not UTF-8
     }
   }
   result += quote;
