@@ -222,8 +222,8 @@ std::string exception_repr(const std::exception_ptr& error);
 
 /// Python's repr() of a str: in single quotes, or in double quotes if it
 /// holds a single quote and no double one; backslashes escaped, and the
-/// characters Python does not print (controls, U+00A0, U+200B...) as \x,
-/// \u or \U escapes. UTF-8 text; other bytes pass through.
+/// characters Python does not print (controls, U+00A0, U+200B...) as its
+/// hexadecimal escapes. UTF-8 text; other bytes pass through.
 std::string python_repr(std::string_view text);
 
 /// Whether `error` holds a CancelledError (Python: isinstance(exc, CancelledError)).
