@@ -320,7 +320,7 @@ void EventLoop::queue_due_timers() {
   // [queue_due_timers_body]
   if (!scheduled_.empty()) {  // no timers, no need to read the clock
     Clock::time_point end_time = time() + clock_resolution_;
-    while (!scheduled_.empty() && scheduled_.top().when() < end_time) {
+    while (!scheduled_.empty() && scheduled_.top_when() < end_time) {
       Ref<TimerHandleState> timer = scheduled_.pop();
       timer->set_scheduled_in(nullptr);
       ready_.push_back(std::move(timer));
@@ -463,7 +463,7 @@ std::optional<Clock::duration> EventLoop::poll_timeout() const {
     return Clock::duration::zero();
   }
   if (scheduled_.empty()) return std::nullopt;
-  Clock::duration until_next = scheduled_.top().when() - time();
+  Clock::duration until_next = scheduled_.top_when() - time();
   return std::clamp(until_next, Clock::duration::zero(), kMaximumSelectTimeout);
 }
 // [poll_timeout]

@@ -34,6 +34,12 @@ class TimerHeap {
     check_invariant(!empty(), "TimerHeap::top() on an empty heap");
     return *heap_.front().timer;
   }
+  /// The earliest deadline, read from the heap's own copy (see Entry):
+  /// asking whether a timer is due touches no handle. Precondition: not empty.
+  Clock::time_point top_when() const noexcept {
+    check_invariant(!empty(), "TimerHeap::top_when() on an empty heap");
+    return heap_.front().when;
+  }
 
   // [heap_push_pop]
   /// heapq.heappush
