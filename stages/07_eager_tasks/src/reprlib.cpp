@@ -67,4 +67,13 @@ std::string reprlib_string_repr(std::string_view text) {
          std::string(last_characters(shown, kTail));
 }
 
+std::string reprlib_other_repr(std::string repr) {
+  constexpr std::size_t kMaxOther = 30;  // reprlib.Repr().maxother
+  if (characters_in(repr) <= kMaxOther) return repr;
+  constexpr std::size_t kHead = (kMaxOther - 3) / 2;    // 13
+  constexpr std::size_t kTail = kMaxOther - 3 - kHead;  // 14
+  return std::string(first_characters(repr, kHead)) + "..." +
+         std::string(last_characters(repr, kTail));
+}
+
 }  // namespace looplab

@@ -6,8 +6,10 @@
 // std::string_view (quoted; shortened to 'abc...xyz' once the quoted text,
 // escapes counted, passes 30 characters)
 // std::monostate (None), and a std::vector of any of these, a Python list
-// (at most 6 items, then "...": gather()'s result). For any other type
-// reprlib_repr() is empty, and the repr leaves "result=" out.
+// (at most 6 items, then "...": gather()'s result). A type may show itself
+// with a reprlib_repr(level) member, if HasReprlibRepr says it can (the
+// Outcome of gather_return_exceptions(): a value or an exception). For any
+// other type reprlib_repr() is empty, and the repr leaves "result=" out.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,11 @@ std::string python_float_repr(double value);
 /// reprlib.repr(s) of a Python str: repr(s), or, if that is longer than 30
 /// characters, its first 13 and last 14 around "...".
 std::string reprlib_string_repr(std::string_view text);
+
+/// reprlib's repr_instance, for a value that is not a str, number or list
+/// (an exception in gather()'s list): its `repr`, or, if that is longer than
+/// 30 characters, its first 13 and last 14 around "...".
+std::string reprlib_other_repr(std::string repr);
 
 /// Whether reprlib_repr() can show a T: whether Python has a counterpart.
 template <typename T>
@@ -53,6 +60,8 @@ std::string reprlib_repr(const T& value, int level = 6) {
     return reprlib_string_repr(value);
   } else if constexpr (std::is_same_v<T, std::monostate>) {
     return "None";  // looplab's value for "no value"
+  } else if constexpr (requires { value.reprlib_repr(level); }) {
+    return value.reprlib_repr(level);  // a type that shows itself (gather's Outcome)
   } else {
     // reprlib's repr_list: "[...]" below maxlevel, 6 items (maxlist) at most.
     if (value.empty()) return "[]";

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "looplab/event_loop.hpp"
+#include "looplab/exceptions.hpp"
 #include "looplab/future.hpp"
+#include "looplab/reprlib.hpp"
 #include "looplab/task.hpp"
 
 namespace looplab {
@@ -23,7 +25,17 @@ template <typename T>
 struct Outcome {
   std::optional<T> value;
   std::exception_ptr exception;
+
+  /// How the list in a repr shows it: the value, or the exception's repr
+  /// ("ValueError('x')", shortened past 30 characters as reprlib does).
+  std::string reprlib_repr(int level) const {
+    if (exception) return reprlib_other_repr(exception_repr(exception));
+    return value ? looplab::reprlib_repr(*value, level) : "None";
+  }
 };
+/// A future's repr shows an Outcome when it can show its value.
+template <typename T>
+struct HasReprlibRepr<Outcome<T>> : HasReprlibRepr<T> {};
 
 namespace detail {
 
