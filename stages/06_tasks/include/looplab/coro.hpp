@@ -174,15 +174,22 @@ class [[nodiscard]] Coro {
   }
 
   bool done() const noexcept { return frame_ && frame_.done(); }
-  /// Throws unless this Coro can still run, as Python refuses `None` and a
-  /// coroutine awaited before: TypeError if it has no frame (moved from, or
-  /// given to a task), RuntimeError if its frame has run to the end or runs
-  /// now for a frame that awaits it (only an await sets `continuation`).
-  void check_can_run(const char* use) const {
+  /// Throws unless a task can be made of this Coro, as Python refuses `None`:
+  /// TypeError if it has no frame (moved from, or given to a task),
+  /// RuntimeError if its frame runs now for a frame that awaits it (only an
+  /// await sets `continuation`). A frame that has run to the end passes: as
+  /// in asyncio, its task is made, and its first step fails (create_task()).
+  void check_can_start(const char* use) const {
     if (!frame_)
       throw TypeError(std::string(use) + ": a coroutine was expected, got an empty Coro");
+    if (!frame_.done() && frame_.promise().continuation)
+      throw RuntimeError("coroutine is being awaited already");
+  }
+  /// check_can_start(), and RuntimeError if the frame has run to the end:
+  /// what `co_await` on a coroutine awaited before raises.
+  void check_can_run(const char* use) const {
+    check_can_start(use);
     if (frame_.done()) throw RuntimeError("cannot reuse already awaited coroutine");
-    if (frame_.promise().continuation) throw RuntimeError("coroutine is being awaited already");
   }
   /// Gives the frame to a Task, which then owns it.
   Frame release() noexcept { return std::exchange(frame_, {}); }
@@ -224,6 +231,18 @@ class Promise<void> : public PromiseBase {
     if (exception) std::rethrow_exception(exception);
   }
 };
+
+/// A coroutine that awaits `coro` inline and gives what it gives. Made of a
+/// Coro awaited before, it fails at its first step with "cannot reuse
+/// already awaited coroutine", as asyncio's task of such a coroutine does.
+template <typename T>
+Coro<T> awaiting(Coro<T> coro) {
+  if constexpr (std::is_void_v<T>) {
+    co_await std::move(coro);
+  } else {
+    co_return co_await std::move(coro);
+  }
+}
 
 }  // namespace detail
 }  // namespace looplab

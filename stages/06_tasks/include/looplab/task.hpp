@@ -228,7 +228,10 @@ class Task : public Future<T> {
 template <typename T>
 Task<T> create_task(EventLoop& loop, Coro<T>&& coro, TaskOptions options = {}) {
   // Checked before it is moved from: a Coro refused stays its owner's.
-  coro.check_can_run("create_task()");
+  coro.check_can_start("create_task()");
+  // One awaited before makes a task all the same, as in asyncio, whose first
+  // step fails: the task awaits the coroutine, which refuses.
+  if (coro.done()) return create_task(loop, detail::awaiting(std::move(coro)), std::move(options));
   Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro), std::move(options)));
   state->start();
   return Task<T>(std::move(state));

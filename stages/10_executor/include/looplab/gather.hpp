@@ -59,7 +59,7 @@ inline Coro<std::monostate> returning_none(Coro<void> body) {
 template <typename T>
 Coro<GatheredValue<T>> as_gathered(Coro<T>&& coro) {
   if constexpr (std::is_void_v<T>) {
-    coro.check_can_run("create_task()");  // refused as itself, not as the wrapper
+    coro.check_can_start("create_task()");  // refused as itself, not as the wrapper
     return returning_none(std::move(coro));
   } else {
     return std::move(coro);
@@ -385,7 +385,7 @@ Future<T> shield(Future<T> inner) {
 /// shielded. Nobody need keep that task: a pending task keeps itself alive.
 template <typename T>
 Future<T> shield(Coro<T>&& coro) {
-  coro.check_can_run("shield()");
+  coro.check_can_start("shield()");
   return shield(Future<T>(create_task(get_running_loop(), std::move(coro))));
 }
 // [shield]
