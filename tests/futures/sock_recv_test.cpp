@@ -43,6 +43,21 @@ TEST(SockRecv, ReceivesAtMostMaxBytes) {
   EXPECT_EQ(loop.sock_recv(pair.left(), 4).result(), "ef");
 }
 
+// Python's sock.recv(0) returns b'' without a system call; recv(fd, 0)
+// would say EAGAIN on an idle socket, and the future would wait forever.
+TEST(SockRecv, ZeroBytesIsAnEmptyResultAtOnceEvenWithNothingToRead) {
+  VirtualClock clock;
+  EventLoop loop(clock);
+  SocketPair pair;
+  Future<std::string> nothing = loop.sock_recv(pair.left(), 0);
+  EXPECT_TRUE(nothing.done());
+  EXPECT_EQ(nothing.result(), "");
+  EXPECT_EQ(testing::watched(loop), 0u);
+  SocketPair::send(pair.right(), "kept");
+  EXPECT_EQ(loop.sock_recv(pair.left(), 0).result(), "");
+  EXPECT_EQ(loop.sock_recv(pair.left(), 100).result(), "kept");  // nothing was consumed
+}
+
 TEST(SockRecv, OnEagainItWaitsWithAReaderUntilDataArrives) {
   VirtualClock clock;
   EventLoop loop(clock);

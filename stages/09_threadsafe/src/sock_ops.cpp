@@ -99,6 +99,12 @@ void EventLoop::remove_io_when_done(const Future<T>& future, int fd, unsigned ev
 Future<std::string> EventLoop::sock_recv(int fd, std::size_t max_bytes) {
   check_non_blocking(debug_, fd);
   Future<std::string> future(*this);
+  if (max_bytes == 0) {
+    // Python's sock.recv(0) gives b'' without asking the kernel, which says
+    // "not yet" on a socket with nothing to read: the future would wait.
+    future.set_result(std::string());
+    return future;
+  }
   auto try_recv = [fd, max_bytes, future]() {
     if (future.done()) return true;  // cancelled meanwhile
     // Received into a buffer kept for the thread, and copied out at the
