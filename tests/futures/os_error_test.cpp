@@ -30,6 +30,24 @@ TEST(OsError, AConnectionsErrnoBecomesItsPythonSubclass) {
   EXPECT_EQ(made_for(EBADF), "OSError");
 }
 
+// The rest of Python's errno table (PEP 3151), as OSError(errno, text) picks
+// the subclass; ETIMEDOUT stays an OSError here (exceptions.hpp says why).
+TEST(OsError, EveryOtherErrnoWithAPythonSubclassBecomesIt) {
+  EXPECT_EQ(made_for(EEXIST), "FileExistsError");
+  EXPECT_EQ(made_for(ENOTDIR), "NotADirectoryError");
+  EXPECT_EQ(made_for(EISDIR), "IsADirectoryError");
+  EXPECT_EQ(made_for(EAGAIN), "BlockingIOError");
+  EXPECT_EQ(made_for(EWOULDBLOCK), "BlockingIOError");
+  EXPECT_EQ(made_for(EALREADY), "BlockingIOError");
+  EXPECT_EQ(made_for(EINPROGRESS), "BlockingIOError");
+  EXPECT_EQ(made_for(EINTR), "InterruptedError");
+  EXPECT_EQ(made_for(ESRCH), "ProcessLookupError");
+  EXPECT_EQ(made_for(ECHILD), "ChildProcessError");
+  EXPECT_EQ(made_for(ETIMEDOUT), "OSError");
+  EXPECT_EQ(describe_exception(make_os_error(ENOTDIR)),
+            "NotADirectoryError: [Errno " + std::to_string(ENOTDIR) + "] Not a directory");
+}
+
 // Python: str(e) is "[Errno 104] Connection reset by peer", repr(e)
 // "ConnectionResetError(104, 'Connection reset by peer')"; asyncio's failed
 // connect gives its own strerror, "Connect call failed ('127.0.0.1', 9)".

@@ -91,6 +91,22 @@ std::exception_ptr make_os_error(int error_number, std::string strerror) {
     case EACCES:
     case EPERM:
       return std::make_exception_ptr(PermissionError(error_number, std::move(python)));
+    case EEXIST:
+      return std::make_exception_ptr(FileExistsError(error_number, std::move(python)));
+    case ENOTDIR:
+      return std::make_exception_ptr(NotADirectoryError(error_number, std::move(python)));
+    case EISDIR:
+      return std::make_exception_ptr(IsADirectoryError(error_number, std::move(python)));
+    case EAGAIN:  // EWOULDBLOCK, the same number here
+    case EALREADY:
+    case EINPROGRESS:
+      return std::make_exception_ptr(BlockingIOError(error_number, std::move(python)));
+    case EINTR:
+      return std::make_exception_ptr(InterruptedError(error_number, std::move(python)));
+    case ESRCH:
+      return std::make_exception_ptr(ProcessLookupError(error_number, std::move(python)));
+    case ECHILD:
+      return std::make_exception_ptr(ChildProcessError(error_number, std::move(python)));
     default:
       return std::make_exception_ptr(OSError(error_number, std::move(python)));
   }

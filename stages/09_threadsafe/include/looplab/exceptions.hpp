@@ -97,6 +97,41 @@ class PermissionError : public OSError {
  public:
   using OSError::OSError;
 };
+/// EEXIST.
+class FileExistsError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// ENOTDIR (a Unix socket's path through a file that is not a directory).
+class NotADirectoryError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// EISDIR.
+class IsADirectoryError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// EAGAIN (EWOULDBLOCK), EALREADY, EINPROGRESS.
+class BlockingIOError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// EINTR.
+class InterruptedError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// ESRCH.
+class ProcessLookupError : public OSError {
+ public:
+  using OSError::OSError;
+};
+/// ECHILD.
+class ChildProcessError : public OSError {
+ public:
+  using OSError::OSError;
+};
 
 /// What Python's OSError(errno, strerror) becomes, as a socket call raises
 /// it: the subclass above for its errno, else a plain OSError; what() is
