@@ -589,9 +589,13 @@ std::thread::id EventLoop::start_executor_shutdown_thread(std::uint64_t joined_i
 }
 
 void EventLoop::warn_executor_not_joined(double timeout_seconds) {
-  // 3.13's RuntimeWarning, word for word ("finishing" included).
-  call_exception_handler({.message = "The executor did not finishing joining its threads within " +
-                                     seconds_text(timeout_seconds) + " seconds."});
+  // 3.13's RuntimeWarning, word for word ("finishing" included). A warning,
+  // as warnings.warn() writes it, not a report: the exception handler is not
+  // called. (Python puts the caller's file and line first.)
+  std::string warning =
+      "RuntimeWarning: The executor did not finishing joining its threads within " +
+      seconds_text(timeout_seconds) + " seconds.\n";
+  std::fputs(warning.c_str(), stderr);
 }
 
 void EventLoop::join_executor_shutdown_thread(std::thread::id helper) {
