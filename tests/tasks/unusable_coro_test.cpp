@@ -82,6 +82,27 @@ TEST(UnusableCoro, ATaskOfAnAwaitedCoroFailsAtItsFirstStep) {
   EXPECT_EQ(t.loop.run_until_complete(task), "pending | cannot reuse already awaited coroutine");
 }
 
+// Python's coro.throw(CancelledError) on a finished coroutine raises the
+// RuntimeError too: cancelled before its first step, the task fails with it.
+Coro<std::string> cancels_a_task_of_an_awaited_coro(EventLoop* loop) {
+  Coro<int> coro = one();
+  co_await std::move(coro);
+  Task<int> task = create_task(*loop, std::move(coro));
+  task.cancel();
+  try {
+    co_await task;
+  } catch (const RuntimeError& error) {
+    co_return std::string(task.cancelled() ? "cancelled | " : "failed | ") + error.what();
+  }
+  co_return "no RuntimeError?!";
+}
+
+TEST(UnusableCoro, ATaskOfAnAwaitedCoroCancelledBeforeItsFirstStepFailsAllTheSame) {
+  TestLoop t;
+  Task<std::string> task = create_task(t.loop, cancels_a_task_of_an_awaited_coro(&t.loop));
+  EXPECT_EQ(t.loop.run_until_complete(task), "failed | cannot reuse already awaited coroutine");
+}
+
 Coro<int> waits_a_second() {
   co_await sleep(std::chrono::seconds(1));
   co_return 2;

@@ -100,6 +100,11 @@ void TaskBase::step(std::exception_ptr error) {
 }
 
 void TaskBase::run_coroutine(std::exception_ptr error) {
+  // A coroutine awaited before (create_task() takes one, as asyncio does)
+  // cannot start: whatever a first step sends or throws into it, Python's
+  // coroutine raises this, a cancellation included.
+  if (!started_ && root_.done())
+    error = std::make_exception_ptr(RuntimeError("cannot reuse already awaited coroutine"));
   // [run_coroutine_body]
   if (!started_ && error) {
     // Cancelled before its first step: the body never runs.

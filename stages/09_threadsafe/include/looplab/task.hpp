@@ -275,9 +275,8 @@ template <typename T>
 Task<T> create_task(EventLoop& loop, Coro<T>&& coro, TaskOptions options = {}) {
   // Checked before it is moved from: a Coro refused stays its owner's.
   coro.check_can_start("create_task()");
-  // One awaited before makes a task all the same, as in asyncio, whose first
-  // step fails: the task awaits the coroutine, which refuses.
-  if (coro.done()) return create_task(loop, detail::awaiting(std::move(coro)), std::move(options));
+  // One awaited before makes a task all the same, as in asyncio: its first
+  // step fails (TaskBase::run_coroutine()).
   Ref<TaskState<T>> state(new TaskState<T>(loop, std::move(coro)));
   state->begin(std::move(options));
   return Task<T>(std::move(state));

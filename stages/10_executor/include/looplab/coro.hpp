@@ -232,17 +232,5 @@ class Promise<void> : public PromiseBase {
   }
 };
 
-/// A coroutine that awaits `coro` inline and gives what it gives. Made of a
-/// Coro awaited before, it fails at its first step with "cannot reuse
-/// already awaited coroutine", as asyncio's task of such a coroutine does.
-template <typename T>
-Coro<T> awaiting(Coro<T> coro) {
-  if constexpr (std::is_void_v<T>) {
-    co_await std::move(coro);
-  } else {
-    co_return co_await std::move(coro);
-  }
-}
-
 }  // namespace detail
 }  // namespace looplab

@@ -338,7 +338,7 @@ class EventLoop {
   /// if one exists, waits until its threads have finished what is queued
   /// and ended, without blocking the loop: a helper thread does the
   /// joining. After `timeout_seconds` it stops waiting and warns (3.13's
-  /// RuntimeWarning, through the exception handler).
+  /// RuntimeWarning, on stderr: not a report for the exception handler).
   Coro<void> shutdown_default_executor(std::optional<double> timeout_seconds = std::nullopt);
 
   /// loop.getaddrinfo(host, port, family, type, proto, flags): the system's
