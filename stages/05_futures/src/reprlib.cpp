@@ -53,27 +53,29 @@ std::string_view last_characters(std::string_view text, std::size_t count) {
   return text.substr(first_characters(text, static_cast<std::size_t>(start)).size());
 }
 
-}  // namespace
-
-std::string reprlib_string_repr(std::string_view text) {
-  constexpr std::size_t kMaxString = 30;  // reprlib.Repr().maxstring
-  std::string shown = python_repr(first_characters(text, kMaxString));
-  if (characters_in(shown) <= kMaxString) return shown;
-  constexpr std::size_t kHead = (kMaxString - 3) / 2;    // 13
-  constexpr std::size_t kTail = kMaxString - 3 - kHead;  // 14
-  shown = python_repr(std::string(first_characters(text, kHead)) +
-                      std::string(last_characters(text, kTail)));
+// reprlib's cut of a repr that is too long: its first 13 and last 14
+// characters around "..." (maxstring and maxother are both 30).
+constexpr std::size_t kMaxShown = 30;
+constexpr std::size_t kHead = (kMaxShown - 3) / 2;    // 13
+constexpr std::size_t kTail = kMaxShown - 3 - kHead;  // 14
+std::string cut(std::string_view shown) {
   return std::string(first_characters(shown, kHead)) + "..." +
          std::string(last_characters(shown, kTail));
 }
 
+}  // namespace
+
+std::string reprlib_string_repr(std::string_view text) {
+  std::string shown = python_repr(first_characters(text, kMaxShown));
+  if (characters_in(shown) <= kMaxShown) return shown;
+  // repr_str: the repr of the text's own head and tail, cut.
+  return cut(python_repr(std::string(first_characters(text, kHead)) +
+                         std::string(last_characters(text, kTail))));
+}
+
 std::string reprlib_other_repr(std::string repr) {
-  constexpr std::size_t kMaxOther = 30;  // reprlib.Repr().maxother
-  if (characters_in(repr) <= kMaxOther) return repr;
-  constexpr std::size_t kHead = (kMaxOther - 3) / 2;    // 13
-  constexpr std::size_t kTail = kMaxOther - 3 - kHead;  // 14
-  return std::string(first_characters(repr, kHead)) + "..." +
-         std::string(last_characters(repr, kTail));
+  if (characters_in(repr) <= kMaxShown) return repr;  // repr_instance
+  return cut(repr);
 }
 
 }  // namespace looplab
