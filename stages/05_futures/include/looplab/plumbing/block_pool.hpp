@@ -4,10 +4,9 @@
 // one would cost more than the rest of call_soon() together, so Handles take
 // their memory from here: a per-thread free list for each block size, filled by
 // the Handles that have run. Once a program is warm, scheduling a callback
-// allocates nothing. Like malloc, the pool keeps what it was given back: a
-// list holds up to kMaxCachedBlocks blocks (about 100 MiB of handles), enough
-// for a million queued callbacks to be recycled rather than re-allocated, and
-// a bound on what an extreme burst leaves resident.
+// allocates nothing. New blocks are cut from chunks of 64 KiB, side by side,
+// and like malloc's arenas the pool keeps what it has cut for the program's
+// life: the memory a burst took waits for the next burst.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +17,6 @@ class BlockPool {
  public:
   static constexpr std::size_t kGranule = 16;        // block sizes are multiples of this
   static constexpr std::size_t kMaxBlockSize = 512;  // larger requests go to operator new
-  static constexpr std::size_t kMaxCachedBlocks = std::size_t{1} << 20;
 
   static void* allocate(std::size_t size);
   static void deallocate(void* block, std::size_t size) noexcept;
