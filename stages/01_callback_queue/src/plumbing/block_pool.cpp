@@ -3,145 +3,312 @@
 #include <sanitizer/asan_interface.h>  // no-ops unless built with AddressSanitizer
 
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 namespace looplab {
 namespace {
 
-// New blocks are cut in address order from chunks of kChunkSize bytes, one
-// size to a chunk. So the blocks a program makes one after another (a lazy
-// task tree's tasks, frames and handles) lie side by side in memory, where
-// the CPU reads ahead on its own. Taken one by one from operator new, they
-// lay scattered among everything else malloc hands out, and a lazy
-// async_tree_none of 55,986 tasks ran 1.2 to 1.7 times as long.
-//
-// Under AddressSanitizer each new block is still an operator new of its
-// own (BlockPool::kKeepsBlocks): LeakSanitizer then follows every block,
-// and reports a leaked task or future, where a chunk would hide it.
-constexpr std::size_t kChunkSize = std::size_t{64} << 10;
-static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= BlockPool::kGranule);
+constexpr std::size_t kGranule = BlockPool::kGranule;
+constexpr std::size_t kClasses = BlockPool::kMaxBlockSize / kGranule;
+static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= kGranule);
 
-// A size's free blocks form a stack. The list holds the top two itself, and
-// each free block stores, in its first bytes, a link to the block two below
-// it. So take() learns which block it will hand out two allocations later
-// without reading the one in between, and can fetch it that early: a block
-// freed long ago is out of the cache, and the one allocation's notice that a
-// plain linked list gives is too short to bring it back (a lazy task tree
-// waited for memory in a fifth of its time here).
+std::size_t rounded(std::size_t size) { return (size + kGranule - 1) / kGranule * kGranule; }
+std::size_t class_of(std::size_t size) { return (size - 1) / kGranule; }
+
+// A free block's first bytes: the link to the next one, in a stack.
 struct FreeBlock {
-  FreeBlock* two_below;  // in a shared list (Shelves): the next block
+  FreeBlock* next;
 };
 
-struct FreeList {
-  FreeBlock* top = nullptr;
-  FreeBlock* second = nullptr;
-  std::size_t count = 0;
-  std::byte* fresh = nullptr;      // the next block never handed out, in the newest chunk
-  std::byte* fresh_end = nullptr;  // the end of that chunk
-};
+// ---- the pool of release builds: chunks, each with a map of its free blocks
 
-// A thread keeps up to kMaxCachedBlocks free blocks of a size; past that
-// it gives kBatch of them to a list that all threads share, and a thread
-// whose own list is empty takes kBatch from there before it cuts a new
-// chunk. Without it a block made on one thread and always freed on another
-// (the frame of a coroutine given to run_coroutine_threadsafe()) would pile
-// up on the second while the first cut chunk after chunk.
-constexpr std::size_t kMaxCachedBlocks = std::size_t{1} << 20;
-constexpr std::size_t kBatch = 64;
+// Blocks are cut from chunks of kChunkSize bytes, aligned to their size, one
+// block size to a chunk: a block's chunk is its address with the low bits
+// cleared. The chunk's header holds a map with one bit per granule, set where
+// a free block starts, and a thread hands out the lowest free block of the
+// chunk it is working through. So a program that makes thousands of objects
+// one after another (a lazy task tree's tasks, frames and handles) gets them
+// side by side, in rising addresses, which the CPU reads ahead of the loop on
+// its own, whatever order the previous ones were freed in.
+//
+// The last kRecent blocks freed of a size wait in a small stack, and are
+// handed out first, last freed first: they are still in the cache (a task
+// that yields gets back the handle it just freed). Past those, the map.
+//
+// A stack of all the free blocks would hand out the last freed first: once blocks are
+// freed in another order than they were made (the leaves of a tree that
+// sleep and those that do not), the next tree's objects lay scattered over
+// megabytes of cold memory, one cache miss each. async_tree_memoization
+// then grew from 570 to 840 ns per task over six trees on one loop; with
+// the free lists sorted by address before each tree, it stayed at 400; with
+// the map, it stays between 430 and 480.
+constexpr std::size_t kChunkSize = std::size_t{64} << 10;
+constexpr std::size_t kGranules = kChunkSize / kGranule;  // 4,096 bits in the map
+constexpr std::size_t kWords = kGranules / 64;
 
-constexpr std::size_t kClasses = BlockPool::kMaxBlockSize / BlockPool::kGranule;
+class ChunkShelf;
 
-std::size_t rounded(std::size_t size) {
-  return (size + BlockPool::kGranule - 1) / BlockPool::kGranule * BlockPool::kGranule;
+// Chunks are cut in turn from slabs of 2 MiB that all threads share, so
+// they lie side by side too (one operator new each, aligned to 64 KiB,
+// would leave a gap before each one that malloc hands to others).
+constexpr std::size_t kSlabSize = std::size_t{2} << 20;
+
+void* cut_chunk() {
+  static std::mutex mutex;
+  static std::byte* next = nullptr;
+  static std::byte* end = nullptr;
+  std::lock_guard lock(mutex);
+  if (next == end) {
+    next = static_cast<std::byte*>(::operator new (kSlabSize, std::align_val_t{kChunkSize}));
+    end = next + kSlabSize;
+  }
+  return std::exchange(next, next + kChunkSize);
 }
-std::size_t class_of(std::size_t size) { return (size - 1) / BlockPool::kGranule; }
 
-// One thread's free lists. A block may be freed on another thread than the
-// one that cut it, into that thread's lists, so no chunk can ever be given
-// back while the program runs: a thread that ends hands its shelf, lists and
-// all, to the next thread that needs one (Shelves, below).
-class Shelf {
+struct Chunk {
+  std::array<std::uint64_t, kWords> free;  // bit g: a free block starts at granule g
+  ChunkShelf* owner;                       // the one shelf that hands its blocks out
+  std::size_t size_class;
+  Chunk* next_queued = nullptr;  // in its list's queue of chunks with freed blocks
+  bool queued = false;
+
+  static Chunk* of(void* block) {
+    std::size_t offset = reinterpret_cast<std::uintptr_t>(block) & (kChunkSize - 1);
+    return reinterpret_cast<Chunk*>(static_cast<std::byte*>(block) - offset);
+  }
+  std::byte* start() { return reinterpret_cast<std::byte*>(this); }
+};
+constexpr std::size_t kHeaderGranules = (sizeof(Chunk) + kGranule - 1) / kGranule;
+constexpr std::size_t kRecent = 64;
+
+// One block size's state on a shelf. `chunk` is the chunk being handed out:
+// `bits` holds the free blocks of its word `word`, taken out of its map. A
+// block of that chunk freed below `word` moves the sweep back to it, so
+// the chunk hands out its lowest free block first. The chunks that had
+// blocks freed while another was being handed out wait in a queue, oldest
+// first, to be swept from their start.
+struct FreeList {
+  std::array<void*, kRecent> recent{};  // the last blocks freed: a stack that forgets its oldest
+  std::size_t recent_top = 0;  // counts pushes: the top is recent[(recent_top - 1) % kRecent]
+  std::size_t recent_count = 0;
+  Chunk* chunk = nullptr;
+  std::size_t word = kWords;
+  std::uint64_t bits = 0;
+  Chunk* first_queued = nullptr;
+  Chunk* last_queued = nullptr;
+
+  std::byte* block_at(int bit) const {
+    return chunk->start() + (word * 64 + static_cast<std::size_t>(bit)) * kGranule;
+  }
+};
+
+// One thread's lists. Its chunks' maps are touched by that thread only,
+// with no atomic operation: a block freed on another thread travels back
+// through `remote_`, a stack that any thread pushes on and the owner empties
+// when it runs out of free blocks, before it cuts a new chunk. So a block
+// made on one thread and freed on another (the frame of a coroutine given to
+// run_coroutine_threadsafe()) never piles up on the second.
+//
+// A chunk is never given back: a thread that ends hands its shelf, chunks
+// and all, to the next thread that needs one (Shelves, below).
+class ChunkShelf {
  public:
-  void* allocate(std::size_t size);
-  void deallocate(void* block, std::size_t size) noexcept;
-  std::size_t cached(std::size_t size) noexcept { return lists_[class_of(size)].count; }
-  /// Gives every cached block back to operator delete (!kKeepsBlocks only).
-  void release_all() noexcept {
-    for (FreeList& list : lists_) {
-      while (list.top != nullptr) ::operator delete(take(list));
+  void* allocate(std::size_t size) {
+    FreeList& list = lists_[class_of(size)];
+    if (list.recent_count != 0) {
+      --list.recent_count;
+      return list.recent[--list.recent_top % kRecent];
+    }
+    if (list.bits == 0) [[unlikely]]
+      refill(list, size);
+    int bit = std::countr_zero(list.bits);
+    list.bits &= list.bits - 1;
+    return list.block_at(bit);
+  }
+
+  void deallocate(void* block, std::size_t size) noexcept {
+    ChunkShelf* owner = Chunk::of(block)->owner;
+    if (owner != this) return owner->free_from_elsewhere(block);
+    FreeList& list = lists_[class_of(size)];
+    void*& slot = list.recent[list.recent_top++ % kRecent];
+    if (list.recent_count == kRecent) {
+      free_here(list, Place(slot));  // the oldest of the stack goes to its chunk's map
+    } else {
+      ++list.recent_count;
+    }
+    slot = block;
+  }
+
+  // From any thread, even one that has no shelf (or has ended).
+  void free_from_elsewhere(void* block) noexcept {
+    auto* freed = ::new (block) FreeBlock{remote_.load(std::memory_order_relaxed)};
+    while (!remote_.compare_exchange_weak(freed->next, freed, std::memory_order_release,
+                                          std::memory_order_relaxed)) {
     }
   }
 
-  Shelf* next_spare = nullptr;  // in Shelves' list of spare shelves
+  /// Nothing goes back at a thread's end: the next thread takes the shelf over.
+  static void release_all() noexcept {}
+
+  ChunkShelf* next_spare = nullptr;  // in Shelves' list of spare shelves
 
  private:
-  friend class Shelves;
-  // A cached block is poisoned for AddressSanitizer, link included, so that a
-  // use after free reads as one (not as a bad vtable pointer: the link sits
-  // where an object's vtable pointer was). Only the pool itself unpoisons it.
-  static void put(FreeList& list, void* block, std::size_t size) noexcept {
-    list.second = std::exchange(list.top, ::new (block) FreeBlock{list.second});
-    ++list.count;
-    ASAN_POISON_MEMORY_REGION(block, rounded(size));
-  }
-  static void* take(FreeList& list) noexcept {
-    ASAN_UNPOISON_MEMORY_REGION(list.top, sizeof(FreeBlock));
-    --list.count;
-    FreeBlock* block = std::exchange(list.top, list.second);
-    list.second = block->two_below;
-    // Handed out two allocations from now. For writing, as its caller will
-    // construct an object in it. (A prefetch never faults: a null link
-    // needs no test.)
-    __builtin_prefetch(list.second, 1);
-    return block;
-  }
-  static void* cut(FreeList& list, std::size_t size);
+  // Where a block lies: its chunk, and its bit in the chunk's map.
+  struct Place {
+    explicit Place(void* block) : chunk(Chunk::of(block)) {
+      auto granule =
+          static_cast<std::size_t>(static_cast<std::byte*>(block) - chunk->start()) / kGranule;
+      word = granule / 64;
+      bit = std::uint64_t{1} << (granule % 64);
+    }
+    Chunk* chunk;
+    std::size_t word;
+    std::uint64_t bit;
+  };
 
-  std::array<FreeList, kClasses> lists_{};
-};
-
-// What outlives every thread: the chunks, the blocks the threads share, and
-// the shelves of the threads that ended. Made once and never destroyed, so
-// that a thread (or a static object's destructor) that runs after main()
-// returns still finds it, and all its memory stays reachable: no leak is
-// reported. Linked lists, so that giving back never allocates.
-class Shelves {
- public:
-  std::byte* new_chunk() {
-    auto* chunk = static_cast<std::byte*>(::operator new(kChunkSize));
-    std::lock_guard lock(mutex_);
-    chunks_ = ::new (chunk) FreeBlock{chunks_};  // in the chunk's header
-    return chunk;
-  }
-  // Moves kBatch blocks from `list` to the shared list of its size.
-  void give(FreeList& list, std::size_t size) noexcept {
-    if constexpr (!BlockPool::kKeepsBlocks) {
-      for (std::size_t i = 0; i < kBatch && list.top != nullptr; ++i)
-        ::operator delete(Shelf::take(list));
+  void free_here(FreeList& list, const Place& place) noexcept {
+    Chunk* chunk = place.chunk;
+    if (chunk == list.chunk && place.word <= list.word) {
+      if (place.word < list.word) {  // below the sweep: move it back
+        if (list.bits != 0) chunk->free[list.word] |= list.bits;
+        list.word = place.word;
+        list.bits = std::exchange(chunk->free[place.word], 0);
+      }
+      list.bits |= place.bit;
       return;
     }
-    std::lock_guard lock(mutex_);
-    FreeBlock*& shared = shared_[class_of(size)];
-    for (std::size_t i = 0; i < kBatch && list.top != nullptr; ++i) {
-      void* block = Shelf::take(list);
-      shared = ::new (block) FreeBlock{shared};
-      ASAN_POISON_MEMORY_REGION(block, rounded(size));
+    chunk->free[place.word] |= place.bit;
+    if (chunk != list.chunk && !chunk->queued) {
+      chunk->queued = true;
+      chunk->next_queued = nullptr;
+      (list.first_queued == nullptr ? list.first_queued : list.last_queued->next_queued) = chunk;
+      list.last_queued = chunk;
     }
   }
-  // Moves up to kBatch shared blocks of this size to `list`.
-  void take_shared(FreeList& list, std::size_t size) noexcept {
-    std::lock_guard lock(mutex_);
-    FreeBlock*& shared = shared_[class_of(size)];
-    for (std::size_t i = 0; i < kBatch && shared != nullptr; ++i) {
-      FreeBlock* block = shared;
-      ASAN_UNPOISON_MEMORY_REGION(block, sizeof(FreeBlock));
-      shared = block->two_below;
-      Shelf::put(list, block, size);
+
+  // Finds the next free block: further on in the chunk, or in the oldest
+  // queued chunk, or among the blocks freed elsewhere, or in a new chunk.
+  [[gnu::noinline]] void refill(FreeList& list, std::size_t size) {
+    while (!next_word(list)) {
+      if (list.first_queued == nullptr) {
+        take_back_freed_elsewhere();
+        if (list.bits != 0) return;  // some were this chunk's
+      }
+      Chunk* next = list.first_queued;
+      if (next == nullptr) {
+        next = new_chunk(size);
+      } else {
+        list.first_queued = next->next_queued;
+        next->queued = false;
+      }
+      list.chunk = next;
+      list.word = 0;
+      list.bits = std::exchange(next->free[0], 0);
+      if (list.bits != 0) return;
     }
   }
+
+  // Moves the sweep on to the chunk's next word that holds free blocks.
+  static bool next_word(FreeList& list) {
+    if (list.chunk == nullptr) return false;
+    while (++list.word < kWords) {
+      if (list.chunk->free[list.word] != 0) {
+        list.bits = std::exchange(list.chunk->free[list.word], 0);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void take_back_freed_elsewhere() noexcept {
+    FreeBlock* block = remote_.exchange(nullptr, std::memory_order_acquire);
+    while (block != nullptr) {
+      FreeBlock* next = block->next;
+      Place place(block);
+      free_here(lists_[place.chunk->size_class], place);
+      block = next;
+    }
+  }
+
+  // A new chunk: every block it holds is free.
+  Chunk* new_chunk(std::size_t size) {
+    auto* chunk = ::new (cut_chunk()) Chunk{{}, this, class_of(size)};
+    std::size_t step = rounded(size) / kGranule;
+    for (std::size_t granule = kHeaderGranules; granule + step <= kGranules; granule += step)
+      chunk->free[granule / 64] |= std::uint64_t{1} << (granule % 64);
+    return chunk;
+  }
+
+  std::array<FreeList, kClasses> lists_{};
+  std::atomic<FreeBlock*> remote_{nullptr};  // blocks of this shelf freed on other threads
+};
+
+// ---- the pool of AddressSanitizer builds: a stack per size, of blocks from operator new
+
+// LeakSanitizer does not look inside a block that the pool keeps, so a task
+// leaked from a chunk would go unseen: under AddressSanitizer, each block is
+// an operator new of its own, and a free one waits in a stack, poisoned
+// (link included: a use after free reads as one, not as a bad vtable
+// pointer, as the link sits where an object's vtable pointer was). A thread
+// keeps up to 2^20 free blocks of a size and gives the rest back to operator
+// delete; so does a block freed after its thread's end.
+class StackShelf {
+ public:
+  void* allocate(std::size_t size) {
+    Stack& stack = stacks_[class_of(size)];
+    if (stack.top == nullptr) return ::operator new(rounded(size));
+    ASAN_UNPOISON_MEMORY_REGION(stack.top, sizeof(FreeBlock));
+    --stack.count;
+    void* block = std::exchange(stack.top, stack.top->next);
+    ASAN_POISON_MEMORY_REGION(block, rounded(size));
+    ASAN_UNPOISON_MEMORY_REGION(block, size);  // only the object's own bytes are usable
+    return block;
+  }
+  void deallocate(void* block, std::size_t size) noexcept {
+    Stack& stack = stacks_[class_of(size)];
+    if (stack.count == kMaxCachedBlocks) return ::operator delete(block);
+    stack.top = ::new (block) FreeBlock{stack.top};
+    ++stack.count;
+    ASAN_POISON_MEMORY_REGION(block, rounded(size));
+  }
+  /// Gives every block back to operator delete, at the thread's end.
+  void release_all() noexcept {
+    for (Stack& stack : stacks_) {
+      while (stack.top != nullptr) {
+        ASAN_UNPOISON_MEMORY_REGION(stack.top, sizeof(FreeBlock));
+        ::operator delete(std::exchange(stack.top, stack.top->next));
+      }
+      stack.count = 0;
+    }
+  }
+
+  StackShelf* next_spare = nullptr;
+
+ private:
+  static constexpr std::size_t kMaxCachedBlocks = std::size_t{1} << 20;
+  struct Stack {
+    FreeBlock* top = nullptr;
+    std::size_t count = 0;
+  };
+  std::array<Stack, kClasses> stacks_{};
+};
+
+using Shelf = std::conditional_t<BlockPool::kKeepsBlocks, ChunkShelf, StackShelf>;
+
+// ---- shelves and threads
+
+// The shelves of the threads that ended, for the next ones. Made once and
+// never destroyed, so that a thread (or a static object's destructor) that
+// runs after main() returns still finds it.
+class Shelves {
+ public:
   Shelf* adopt() {
     {
       std::lock_guard lock(mutex_);
@@ -156,9 +323,7 @@ class Shelves {
 
  private:
   std::mutex mutex_;
-  FreeBlock* chunks_ = nullptr;  // every chunk ever cut (in release builds), for the program's life
-  std::array<FreeBlock*, kClasses> shared_{};  // the blocks the threads gave, per size
-  Shelf* spare_ = nullptr;                     // shelves of threads that ended, for the next ones
+  Shelf* spare_ = nullptr;
 };
 
 Shelves& shelves() {
@@ -166,48 +331,12 @@ Shelves& shelves() {
   return *all;
 }
 
-// The chunk's first granule holds the link to the other chunks.
-constexpr std::size_t kChunkHeader = BlockPool::kGranule;
-
-bool chunk_has_room(const FreeList& list, std::size_t size) {
-  return static_cast<std::size_t>(list.fresh_end - list.fresh) >= rounded(size);
-}
-
-// A new block: one that another thread gave, if the chunk is used up (one
-// lock a batch), else the next one the chunk holds.
-void* Shelf::cut(FreeList& list, std::size_t size) {
-  if constexpr (!BlockPool::kKeepsBlocks) return ::operator new(rounded(size));
-  if (!chunk_has_room(list, size)) {
-    shelves().take_shared(list, size);
-    if (list.top != nullptr) return take(list);
-    std::byte* chunk = shelves().new_chunk();
-    list.fresh = chunk + kChunkHeader;
-    list.fresh_end = chunk + kChunkSize;
-  }
-  return std::exchange(list.fresh, list.fresh + rounded(size));
-}
-
-inline void* Shelf::allocate(std::size_t size) {
-  FreeList& list = lists_[class_of(size)];
-  void* block = list.top != nullptr ? take(list) : cut(list, size);
-  // Only the object's own bytes are usable (take() opened the link's).
-  ASAN_POISON_MEMORY_REGION(block, rounded(size));
-  ASAN_UNPOISON_MEMORY_REGION(block, size);
-  return block;
-}
-
-inline void Shelf::deallocate(void* block, std::size_t size) noexcept {
-  FreeList& list = lists_[class_of(size)];
-  put(list, block, size);
-  if (list.count > kMaxCachedBlocks) shelves().give(list, size);
-}
-
 // This thread's shelf: `current` points to it, from the thread's first
 // allocation until the thread ends and hands it on (a plain pointer, read
 // on every allocation without the guard a thread_local object needs).
 thread_local Shelf* current = nullptr;
-// Set once the shelf is handed on: a block made or freed later, by a static
-// object's destructor at exit, goes to the late comers' shelf instead.
+// Set once the shelf is handed on: a block made later, by a static object's
+// destructor at exit, comes from the late comers' shelf instead.
 thread_local bool ended = false;
 
 class ThreadShelf {
@@ -218,7 +347,7 @@ class ThreadShelf {
   ~ThreadShelf() {
     current = nullptr;
     ended = true;
-    if constexpr (!BlockPool::kKeepsBlocks) shelf_->release_all();
+    shelf_->release_all();
     shelves().retire(shelf_);
   }
 
@@ -250,7 +379,7 @@ void* BlockPool::allocate(std::size_t size) {
   if (!pooled(size)) return ::operator new(size);
   if (current != nullptr) return current->allocate(size);
   if (ended) {
-    if constexpr (!BlockPool::kKeepsBlocks) return ::operator new(size);
+    if constexpr (!BlockPool::kKeepsBlocks) return ::operator new(rounded(size));
     std::lock_guard lock(late_shelf().mutex);
     return late_shelf().shelf.allocate(size);
   }
@@ -260,16 +389,13 @@ void* BlockPool::allocate(std::size_t size) {
 void BlockPool::deallocate(void* block, std::size_t size) noexcept {
   if (!pooled(size)) return ::operator delete(block);
   if (current != nullptr) return current->deallocate(block, size);
-  if (ended) {
-    if constexpr (!BlockPool::kKeepsBlocks) return ::operator delete(block);
-    std::lock_guard lock(late_shelf().mutex);
-    return late_shelf().shelf.deallocate(block, size);
+  if constexpr (BlockPool::kKeepsBlocks) {
+    Chunk::of(block)->owner->free_from_elsewhere(block);  // not this thread's: it has no shelf
+  } else if (ended) {
+    ::operator delete(block);
+  } else {
+    first_shelf().deallocate(block, size);
   }
-  first_shelf().deallocate(block, size);
-}
-
-std::size_t BlockPool::cached(std::size_t size) noexcept {
-  return pooled(size) && current != nullptr ? current->cached(size) : 0;
 }
 
 }  // namespace looplab

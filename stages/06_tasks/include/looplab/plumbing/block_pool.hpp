@@ -4,10 +4,11 @@
 // one would cost more than the rest of call_soon() together, so Handles take
 // their memory from here: a per-thread free list for each block size, filled by
 // the Handles that have run. Once a program is warm, scheduling a callback
-// allocates nothing. New blocks are cut from chunks of 64 KiB, side by side,
-// and the pool keeps what it has cut for the program's life: a thread keeps
-// up to 2^20 free blocks of a size (about 100 MiB of handles), and shares
-// the rest with the other threads.
+// allocates nothing. Blocks are cut from chunks of 64 KiB, side by side, and
+// a thread hands out the lowest free block of the chunk it works through, so
+// objects made one after another lie in rising addresses, which the CPU reads
+// ahead; a block freed on another thread goes back to the thread that made
+// it. The pool keeps what it has cut for the program's life.
 #pragma once
 
 #include <cstddef>
@@ -25,14 +26,14 @@ namespace looplab {
 class BlockPool {
  public:
 #ifdef LOOPLAB_ADDRESS_SANITIZER
-  // A free block's link is poisoned, and LeakSanitizer does not follow
-  // poisoned memory: a block kept past its thread's end would read as
-  // leaked. So every block is an allocation of its own, and what the pool
-  // would keep past a thread's end, or share, goes back to operator delete.
+  // LeakSanitizer does not look inside a chunk the pool keeps, so a leaked
+  // task would go unseen: every block is an allocation of its own, and what
+  // the pool would keep past a thread's end goes back to operator delete.
   static constexpr bool kKeepsBlocks = false;
 #else
-  /// True where new blocks are cut from chunks and kept for the program's
-  /// life (false under AddressSanitizer).
+  /// True where blocks are cut from chunks and kept for the program's life
+  /// (false under AddressSanitizer: each block is an operator new, and free
+  /// ones wait in a stack per size, the last freed handed out first).
   static constexpr bool kKeepsBlocks = true;
 #endif
   static constexpr std::size_t kGranule = 16;        // block sizes are multiples of this
@@ -40,9 +41,6 @@ class BlockPool {
 
   static void* allocate(std::size_t size);
   static void deallocate(void* block, std::size_t size) noexcept;
-
-  /// Blocks currently cached for this size on this thread (for tests).
-  static std::size_t cached(std::size_t size) noexcept;
 };
 
 /// Inherit from this to give a class its memory from the BlockPool.
