@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <random>
 #include <thread>
 #include <unordered_set>
@@ -71,7 +72,8 @@ TEST(Allocation, FreedBlocksComeBackLowestAddressFirst) {
     constexpr std::size_t kRecent = 64;  // handed out last freed first
     for (std::size_t i = 0; i < kRecent; ++i) EXPECT_EQ(again[i], freed[kCount - 1 - i]);
     std::size_t descents = 0;  // once per chunk at most: the blocks may span two
-    for (std::size_t i = kRecent + 1; i < kCount; ++i) descents += again[i] < again[i - 1] ? 1 : 0;
+    for (std::size_t i = kRecent + 1; i < kCount; ++i)
+      descents += std::less<>()(again[i], again[i - 1]) ? 1 : 0;
     EXPECT_LE(descents, 1u);
   } else {
     for (std::size_t i = 0; i < kCount; ++i) EXPECT_EQ(again[i], freed[kCount - 1 - i]);

@@ -61,17 +61,23 @@ class ChunkShelf;
 constexpr std::size_t kSlabSize = std::size_t{2} << 20;
 
 void* cut_chunk() {
-  static std::mutex mutex;
-  static std::byte* next = nullptr;
-  static std::byte* end = nullptr;
-  std::lock_guard lock(mutex);
-  if (next == end) {
-    next = static_cast<std::byte*>(::operator new (kSlabSize, std::align_val_t{kChunkSize}));
-    end = next + kSlabSize;
+  struct Slab {  // made once and never destroyed, for threads that run after main()
+    std::mutex mutex;
+    std::byte* next = nullptr;
+    std::byte* end = nullptr;
+  };
+  static auto* slab = new Slab;
+  std::lock_guard lock(slab->mutex);
+  if (slab->next == slab->end) {
+    slab->next = static_cast<std::byte*>(::operator new (kSlabSize, std::align_val_t{kChunkSize}));
+    slab->end = slab->next + kSlabSize;
   }
-  return std::exchange(next, next + kChunkSize);
+  return std::exchange(slab->next, slab->next + kChunkSize);
 }
 
+// The header opens the chunk. Every chunk's header thus falls in the same
+// few cache sets; moving each one in by up to 15 cache lines, chosen by the
+// chunk's address, measured a few percent slower on the trees here, not faster.
 struct Chunk {
   std::array<std::uint64_t, kWords> free;  // bit g: a free block starts at granule g
   ChunkShelf* owner;                       // the one shelf that hands its blocks out
@@ -218,12 +224,14 @@ class ChunkShelf {
   // Moves the sweep on to the chunk's next word that holds free blocks.
   static bool next_word(FreeList& list) {
     if (list.chunk == nullptr) return false;
-    while (++list.word < kWords) {
-      if (list.chunk->free[list.word] != 0) {
-        list.bits = std::exchange(list.chunk->free[list.word], 0);
+    for (std::size_t word = list.word + 1; word < kWords; ++word) {
+      if (list.chunk->free[word] != 0) {
+        list.word = word;
+        list.bits = std::exchange(list.chunk->free[word], 0);
         return true;
       }
     }
+    list.word = kWords;
     return false;
   }
 
@@ -263,10 +271,14 @@ class StackShelf {
  public:
   void* allocate(std::size_t size) {
     Stack& stack = stacks_[class_of(size)];
-    if (stack.top == nullptr) return ::operator new(rounded(size));
-    ASAN_UNPOISON_MEMORY_REGION(stack.top, sizeof(FreeBlock));
-    --stack.count;
-    void* block = std::exchange(stack.top, stack.top->next);
+    void* block = nullptr;
+    if (stack.top == nullptr) {
+      block = ::operator new(rounded(size));
+    } else {
+      ASAN_UNPOISON_MEMORY_REGION(stack.top, sizeof(FreeBlock));
+      --stack.count;
+      block = std::exchange(stack.top, stack.top->next);
+    }
     ASAN_POISON_MEMORY_REGION(block, rounded(size));
     ASAN_UNPOISON_MEMORY_REGION(block, size);  // only the object's own bytes are usable
     return block;
