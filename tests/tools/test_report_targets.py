@@ -257,12 +257,12 @@ class TaskGroupTargets(unittest.TestCase):
 
     def test_taskgroup_against_gather_in_cpythons_direction(self):
         results = self.cpu_run({
-            "async_tree_none": {"looplab_s08": 1500.0, "cpython_asyncio": 8000.0},
+            "async_tree_none": {"looplab_s07": 1500.0, "cpython_asyncio": 8000.0},
             "async_tree_none_tg": {"looplab_s08": 1200.0, "cpython_asyncio": 7200.0}})
         direction = targets.check_target(self.specs["async_tree_none_tg:tg/lazy"], results)
         self.assertEqual((direction.value, direction.reference_value, direction.met), (0.8, 0.9, True))
         self.assertEqual(direction.what, "async_tree_none_tg CPU time per op: looplab stage 08 / "
-                                         "looplab stage 08 on async_tree_none")
+                                         "looplab stage 07 on async_tree_none")
         self.assertEqual(direction.goal, "<\u00a01×, as cpython asyncio: 0.90×")
         cheaper = targets.check_target(self.specs["async_tree_none_tg:asyncio/looplab"], results)
         self.assertEqual((cheaper.value, cheaper.met), (6.0, False))  # not 30x
