@@ -42,13 +42,13 @@ struct FreeBlock {
 // handed out first, last freed first: they are still in the cache (a task
 // that yields gets back the handle it just freed). Past those, the map.
 //
-// A stack of all the free blocks would hand out the last freed first: once blocks are
-// freed in another order than they were made (the leaves of a tree that
-// sleep and those that do not), the next tree's objects lay scattered over
+// A stack of all the free blocks, last freed on top, goes wrong once blocks
+// are freed in another order than they were made (the leaves of a tree that
+// sleep and those that do not): the next tree's objects lie scattered over
 // megabytes of cold memory, one cache miss each. async_tree_memoization
-// then grew from 570 to 840 ns per task over six trees on one loop; with
-// the free lists sorted by address before each tree, it stayed at 400; with
-// the map, it stays between 430 and 480.
+// grew from 570 to 840 ns per task over six trees on one loop; with the
+// free lists sorted by address before each tree, it stayed at 400; with the
+// map, it stays between 430 and 480.
 constexpr std::size_t kChunkSize = std::size_t{64} << 10;
 constexpr std::size_t kGranules = kChunkSize / kGranule;  // 4,096 bits in the map
 constexpr std::size_t kWords = kGranules / 64;
