@@ -281,6 +281,7 @@ class Run:
         self.handles = {}
         self.pairs = {}  # pair P: (left end, right end)
         self.done = False
+        self.trace_over = False  # finish_futures() has run: the handler prints no more
         self.futures = {}  # future F: the latest one made
         self.queues = {}  # queue Q: the latest one made
         self.syncs = {}  # lock or semaphore S: the latest one made
@@ -617,6 +618,8 @@ class Run:
 
     def handler(self, loop, context):
         exception = context.get("exception")
+        if self.trace_over:
+            return  # a report once the trace is over: when Python collects the object is not comparable
         if exception is None and context.get("message", "").startswith("Task was destroyed"):
             return  # a task still pending at the end: when Python collects it is not comparable
         self.out.append(f"handler {exception.args[0] if exception is not None else '?'}")
@@ -643,7 +646,9 @@ class Run:
         retrieved, so none is reported as never retrieved (Python would report
         it whenever it collects the future); every future still pending is
         cancelled, as the C++ side does to break shield()'s reference cycles
-        (its callbacks are queued, and dropped by close())."""
+        (its callbacks are queued, and dropped by close()). The trace is over:
+        the handler prints nothing more."""
+        self.trace_over = True
         for future in self.every_future:
             if not future.done():
                 future.cancel()

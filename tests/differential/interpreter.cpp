@@ -356,9 +356,12 @@ class Run {
   void run() {
     try {
       loop_.set_exception_handler(
-          [](looplab::EventLoop&, const looplab::ExceptionContext& context) {
-            // A task still pending at the end: CPython reports it whenever it
-            // collects the task, which is not comparable.
+          [this](looplab::EventLoop&, const looplab::ExceptionContext& context) {
+            // A task still pending at the end, or a report made once the
+            // trace is over (closing the loop destroys the pending tasks, and
+            // what only they held: a gather() they waited for, say): CPython
+            // reports it whenever it collects the object, which is not comparable.
+            if (trace_over_) return;
             if (!context.exception && context.message.starts_with("Task was destroyed")) return;
             line("handler " + message_of(context.exception));
           });
@@ -658,6 +661,7 @@ class Run {
   // which only completing a future breaks, and LeakSanitizer would report
   // them (CPython's garbage collector frees such cycles).
   void finish_futures() {
+    trace_over_ = true;
     for (const Future& future : every_future_) {
       if (!future.done()) {
         future.cancel();
@@ -1048,6 +1052,7 @@ class Run {
   looplab::EventLoop loop_{clock_};
   std::map<long long, looplab::Handle> handles_;
   bool done_ = false;
+  bool trace_over_ = false;  // finish_futures() has run: the handler prints no more
 #if LOOPLAB_STAGE >= 3
   std::map<long long, std::array<int, 2>> pairs_;  // pair P: {left end, right end}
 #endif
