@@ -5,6 +5,7 @@
 #include <string>
 
 #include "looplab/event_loop.hpp"
+#include "looplab/plumbing/scope_exit.hpp"
 
 namespace looplab {
 namespace {
@@ -26,7 +27,9 @@ class DoneCallbackHandle final : public HandleState {
 
 }  // namespace
 
-FutureBase::~FutureBase() { report_if_never_retrieved("Future"); }
+FutureBase::~FutureBase() {
+  if (unretrieved_exception()) report_if_never_retrieved("Future");  // the call only if it reports
+}
 
 // [never_retrieved]
 void FutureBase::report_if_never_retrieved(const char* class_name) noexcept {
@@ -86,12 +89,12 @@ void FutureBase::finish() {
 // added, inside the Context each was added in.
 void FutureBase::schedule_callbacks() {
   // [schedule_callbacks_body]
-  std::optional<DoneCallback> first = std::move(callback0_);
-  callback0_.reset();
-  std::vector<DoneCallback> rest = std::move(callbacks_);
-  callbacks_.clear();
-  if (first) schedule(*first);
-  for (DoneCallback& entry : rest) schedule(entry);
+  // Each is handed to the loop from where it waits, and the future keeps
+  // none (even if the loop refuses one): nothing here runs user code, which
+  // could add or remove one meanwhile.
+  ScopeExit forget_them([this] { forget_callbacks(); });
+  if (callback0_) schedule(*callback0_);
+  for (DoneCallback& entry : callbacks_) schedule(entry);
   // [schedule_callbacks_body]
 }
 
