@@ -46,6 +46,34 @@ TEST(FuturesBadInput, CompletingAFutureWithCallbacksOnAClosedLoopIsARuntimeError
   EXPECT_EQ(calls, 0);
 }
 
+TEST(FuturesBadInput, CallbacksAClosedLoopRefusesAreDroppedOutsideTheFuture) {
+  // The loop refuses the first callback, and the others are dropped. What
+  // one holds may be the last reference to another future, whose end
+  // reports to the exception handler, which may touch this future again:
+  // by then the future holds no callback to walk or remove.
+  VirtualClock clock;
+  EventLoop loop(clock);
+  Future<int> future = loop.create_future<int>();
+  DoneCallbackId third = 0;
+  int reports = 0;
+  std::size_t removed_in_handler = 99;
+  loop.set_exception_handler([&](EventLoop&, const ExceptionContext&) {
+    ++reports;
+    removed_in_handler = future.remove_done_callback(third);
+  });
+  {
+    Future<int> failed = loop.create_future<int>();
+    failed.set_exception(ValueError("never retrieved"));
+    future.add_done_callback([](Future<int>&) {});
+    future.add_done_callback([failed](Future<int>&) {});  // the last reference to `failed`
+  }
+  third = future.add_done_callback([](Future<int>&) {});
+  loop.close();
+  EXPECT_EQ(thrown_by([&] { future.set_result(1); }), "RuntimeError: Event loop is closed");
+  EXPECT_EQ(reports, 1);  // "Future exception was never retrieved", as the callback went
+  EXPECT_EQ(removed_in_handler, 0U);
+}
+
 TEST(FuturesBadInput, AFutureWithoutCallbacksCanBeCompletedAfterItsLoopClosed) {
   VirtualClock clock;
   EventLoop loop(clock);

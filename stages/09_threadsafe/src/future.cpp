@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "looplab/event_loop.hpp"
-#include "looplab/plumbing/scope_exit.hpp"
 
 namespace looplab {
 namespace {
@@ -89,12 +90,21 @@ void FutureBase::finish() {
 // added, inside the Context each was added in.
 void FutureBase::schedule_callbacks() {
   // [schedule_callbacks_body]
-  // Each is handed to the loop from where it waits, and the future keeps
-  // none (even if the loop refuses one): nothing here runs user code, which
-  // could add or remove one meanwhile.
-  ScopeExit forget_them([this] { forget_callbacks(); });
-  if (callback0_) schedule(*callback0_);
-  for (DoneCallback& entry : callbacks_) schedule(entry);
+  // Scheduling runs no user code, so nothing can add or remove a callback
+  // while this walks them; afterwards the future keeps none.
+  try {
+    if (callback0_) schedule(*callback0_);
+    for (DoneCallback& entry : callbacks_) schedule(entry);
+  } catch (...) {
+    // The loop refused one (it is closed): the rest are dropped, taken out
+    // of the future first, since what they hold may be the last reference
+    // to something whose end runs user code.
+    std::optional<DoneCallback> first = std::move(callback0_);
+    std::vector<DoneCallback> rest = std::move(callbacks_);
+    forget_callbacks();
+    throw;
+  }
+  forget_callbacks();
   // [schedule_callbacks_body]
 }
 
