@@ -357,12 +357,11 @@ class Run {
     try {
       loop_.set_exception_handler(
           [this](looplab::EventLoop&, const looplab::ExceptionContext& context) {
-            // A task still pending at the end, or a report made once the
-            // trace is over (closing the loop destroys the pending tasks, and
-            // what only they held: a gather() they waited for, say): CPython
-            // reports it whenever it collects the object, which is not comparable.
+            // Once the trace is over, closing the loop destroys the tasks
+            // still pending and what only they held (a gather() they waited
+            // for, say), and reports them; CPython reports them whenever it
+            // collects them, which is not comparable.
             if (trace_over_) return;
-            if (!context.exception && context.message.starts_with("Task was destroyed")) return;
             line("handler " + message_of(context.exception));
           });
       looplab::Clock::time_point sentinel(milliseconds(latest_deadline(ops_) + 1));
