@@ -83,7 +83,8 @@ bool FutureBase::cancel(std::string message) {
 
 void FutureBase::finish() {
   state_ = State::kFinished;
-  schedule_callbacks();
+  // No call at all when nobody waits yet, as for a task done inside create_task().
+  if (callback0_ || !callbacks_.empty()) schedule_callbacks();
 }
 
 // Never inline: each callback goes to the loop, in the order they were

@@ -12,13 +12,6 @@
 
 namespace looplab {
 
-namespace detail {
-Pump*& current_pump() noexcept {
-  thread_local Pump* pump = nullptr;
-  return pump;
-}
-}  // namespace detail
-
 namespace {
 
 // asyncio's _current_tasks, for the one loop a thread runs.

@@ -1,5 +1,6 @@
 #include "looplab/task.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -11,13 +12,6 @@
 #include "looplab/run.hpp"
 
 namespace looplab {
-
-namespace detail {
-Pump*& current_pump() noexcept {
-  thread_local Pump* pump = nullptr;
-  return pump;
-}
-}  // namespace detail
 
 namespace {
 
@@ -114,17 +108,26 @@ void TaskBase::schedule_step(std::exception_ptr error) {
 // [task_create]
 
 // asyncio's _eager_tasks: the tasks whose eager first step is running on
-// this thread, innermost last. A task that finishes in that step is never
-// entered in the registry (two locks saved); all_tasks() looks here too.
+// this thread. Each step is an object on the stack of the eager_start()
+// that runs it, linked to the one it runs inside: the innermost is at hand,
+// and entering or leaving costs two stores. A task that finishes in that
+// step is never entered in the registry (two locks saved); all_tasks()
+// looks here too.
 namespace {
-thread_local std::vector<TaskBase*> eager_tasks;
-
 class EagerStep {
  public:
-  explicit EagerStep(TaskBase* task) { eager_tasks.push_back(task); }
+  explicit EagerStep(TaskBase* task) : task_(task), outer_(std::exchange(innermost, this)) {}
   EagerStep(const EagerStep&) = delete;
   EagerStep& operator=(const EagerStep&) = delete;
-  ~EagerStep() { eager_tasks.pop_back(); }
+  ~EagerStep() { innermost = outer_; }
+
+  static inline thread_local EagerStep* innermost = nullptr;
+  TaskBase* task() const noexcept { return task_; }
+  EagerStep* outer() const noexcept { return outer_; }
+
+ private:
+  TaskBase* task_;
+  EagerStep* outer_;
 };
 }  // namespace
 
@@ -355,9 +358,11 @@ void abandon_pending_tasks(EventLoop& loop) noexcept {
 
 std::vector<TaskBase*> all_tasks(EventLoop& loop) {
   std::vector<TaskBase*> tasks;
-  for (TaskBase* task : eager_tasks) {  // asyncio adds _eager_tasks to _scheduled_tasks
-    if (task->loop_ == &loop) tasks.push_back(task);
+  // asyncio adds _eager_tasks to _scheduled_tasks: here outermost first.
+  for (EagerStep* step = EagerStep::innermost; step != nullptr; step = step->outer()) {
+    if (step->task()->loop_ == &loop) tasks.push_back(step->task());
   }
+  std::reverse(tasks.begin(), tasks.end());
   LockUnlessAlone lock(registry_mutex);
   for (TaskBase* task = pending_tasks; task != nullptr; task = task->next_) {
     if (task->loop_ == &loop) tasks.push_back(task);

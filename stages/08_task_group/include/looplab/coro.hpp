@@ -38,7 +38,11 @@ struct Pump {
   std::coroutine_handle<> next;
 };
 /// The pump of the step running on this thread (null outside a step).
-Pump*& current_pump() noexcept;
+/// Inline: every frame's end and every `co_await child()` reads it.
+inline Pump*& current_pump() noexcept {
+  thread_local Pump* pump = nullptr;
+  return pump;
+}
 // [pump]
 
 // [throws_injected]
