@@ -131,6 +131,45 @@ TEST_F(RunnerTest, AClosedRunnerRefusesToRunAndClosingAgainDoesNothing) {
   EXPECT_EQ(testing::thrown_by([&] { (void)runner.get_loop(); }), "RuntimeError: Runner is closed");
 }
 
+Coro<void> stop_then_look(std::string* seen) {
+  user.set("barbara");
+  get_running_loop().stop();
+  co_await sleep(0s);
+  co_await sleep(0s);
+  *seen = user.get();
+}
+
+// A main task still pending when run() ends goes on in its own Context, and
+// the next main task sees what it had set.
+TEST_F(RunnerTest, AMainTaskLeftPendingKeepsItsContext) {
+  VirtualClock clock;
+  Runner runner({.clock = &clock});
+  std::string seen;
+  EXPECT_EQ(testing::thrown_by([&] { runner.run(stop_then_look(&seen)); }),
+            "RuntimeError: Event loop stopped before Future completed.");
+  EXPECT_EQ(runner.run(whoami()), "barbara");
+  EXPECT_EQ(seen, "barbara");
+}
+
+Coro<void> close_from_inside(Runner* runner, std::string* error) {
+  *error = testing::thrown_by([runner] { runner->close(); });
+  co_return;
+}
+
+// As asyncio: the cleanup cancelled the main task, which ends cancelled, and
+// the loop could not close, so the Runner is not closed either.
+TEST_F(RunnerTest, CloseFromInsideAMainTaskFailsAndTheRunnerGoesOn) {
+  VirtualClock clock;
+  Runner runner({.clock = &clock});
+  std::string error;
+  EXPECT_EQ(testing::thrown_by([&] { runner.run(close_from_inside(&runner, &error)); }),
+            "CancelledError");
+  EXPECT_EQ(error, "RuntimeError: Cannot close a running event loop");
+  EXPECT_EQ(runner.run(whoami()), "nobody");
+  runner.close();
+  EXPECT_EQ(testing::thrown_by([&] { (void)runner.get_loop(); }), "RuntimeError: Runner is closed");
+}
+
 Coro<std::string> run_inside(Runner* runner) {
   try {
     runner->run(whoami());

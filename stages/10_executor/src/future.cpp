@@ -83,7 +83,7 @@ bool FutureBase::cancel(std::string message) {
 
 void FutureBase::finish() {
   state_ = State::kFinished;
-  // No call at all when nobody waits yet, as for a task done inside create_task().
+  // No call at all when nobody waits yet (a future nobody has awaited).
   if (callback0_ || !callbacks_.empty()) schedule_callbacks();
 }
 

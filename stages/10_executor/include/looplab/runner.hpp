@@ -14,8 +14,13 @@
 //   int n = runner.run(work());     //     n = runner.run(work())
 //
 // One difference: asyncio's main task runs in the Runner's Context object
-// itself; here the Context is handed to the task and back when the task is
-// done. Only code that reads the Context object while run() runs could tell.
+// itself; here the Context is moved into the task and back once run()
+// returns or throws. So the Runner's Context keeps its identity (a token
+// one call's set() gave resets in the next), but while a main task runs,
+// nothing else sees what it sets; a main task left pending (loop.stop(), a
+// second Ctrl-C) keeps the Context, and the Runner goes on with a copy; and
+// if no task can be made (a task factory that throws), the Runner keeps a
+// copy, without the identity.
 #pragma once
 
 #include <cstdio>
@@ -85,8 +90,16 @@ class Runner {
   /// Runner.close(): cancel what is left and let it finish, shut the default
   /// executor down, close the loop. Once only: closing again does nothing.
   void close() {
-    if (std::exchange(closed_, true)) return;
-    close_runner(loop_);
+    if (closed_) return;
+    try {
+      close_runner(loop_);
+    } catch (...) {
+      // Closed only if the loop is: close() from inside a main task fails
+      // ("Cannot close a running event loop"), and the Runner stays usable.
+      closed_ = loop_.is_closed();
+      throw;
+    }
+    closed_ = true;
   }
 
  private:
@@ -120,7 +133,13 @@ T Runner::run(Coro<T> coro, Context& context) {
     context = std::move(spare);
     throw;
   }
-  ScopeExit hand_back([&] { context = std::move(task->get_context()); });
+  ScopeExit hand_back([&] {
+    if (task->done()) {
+      context = std::move(task->get_context());
+    } else {
+      context = task->get_context();  // still pending, and it runs in it: a copy
+    }
+  });
   return run_main_task(loop_, *task);
 }
 
