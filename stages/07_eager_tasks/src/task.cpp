@@ -110,7 +110,7 @@ void TaskBase::schedule_step(std::exception_ptr error) {
 // asyncio's _eager_tasks: the tasks whose eager first step is running on
 // this thread. Each step is an object on the stack of the eager_start()
 // that runs it, linked to the one it runs inside: the innermost is at hand,
-// and entering or leaving costs two stores. A task that finishes in that
+// and entering or leaving costs a store or two. A task that finishes in that
 // step is never entered in the registry (two locks saved); all_tasks()
 // looks here too.
 namespace {
