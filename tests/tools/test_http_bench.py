@@ -104,3 +104,45 @@ class Pipelined(unittest.TestCase):
         self.assertLess(text.index("| looplab | 90,000 |"), text.index("| looplab | 900,000 |"))
         self.assertIn("Goals, pipelined: requests/s, looplab / nginx, 16 pipelined: 11.25x", text)
         self.assertNotIn("| looplab | 900,000 |", http_bench.markdown(RESULTS, None, args))
+
+
+def ramped_samples(connections=1000, idle=5, ramp=1.5, duration=5.0, growth_per_s=0.0):
+    """A soak's samples every 0.1 s: wrk opens its connections over `ramp`
+    seconds, each holding 10 KiB, and memory grows by `growth_per_s` KiB
+    a second on top."""
+    samples = []
+    for step in range(1, int(duration * 10) + 1):
+        t = step / 10
+        open_now = min(connections, round(connections * t / ramp))
+        samples.append((t, 20_000 + 10 * open_now + growth_per_s * t, idle + open_now))
+    return samples
+
+
+class Soak(unittest.TestCase):
+    def test_memory_counts_from_when_every_connection_is_open(self):
+        # Opening them took 1.5 s of a 5 s soak: the first tenth of the run
+        # held a tenth of them, but the server's memory is flat once they are.
+        figures = http_bench.soak_figures(ramped_samples(), 1000, 5.0, idle_before=5, idle_after=5)
+        self.assertEqual(figures["rss_first_tenth_kib"], 30_000)
+        self.assertEqual(figures["rss_growth_percent"], 0.0)
+        self.assertEqual(figures["descriptors_peak"], 1005)
+
+    def test_memory_that_keeps_growing_is_growth(self):
+        figures = http_bench.soak_figures(ramped_samples(growth_per_s=1_000), 1000, 5.0, idle_before=5, idle_after=5)
+        self.assertGreater(figures["rss_growth_percent"], 5.0)
+
+    def test_a_soak_whose_connections_never_all_open_counts_from_its_start(self):
+        samples = ramped_samples(connections=500)  # the server accepted half of wrk's 1000
+        figures = http_bench.soak_figures(samples, 1000, 5.0, idle_before=5, idle_after=5)
+        self.assertEqual(figures["rss_first_tenth_kib"], round(sum(s[1] for s in samples[:5]) / 5))
+
+    def test_the_descriptors_left_are_counted_once_the_server_closed_them(self):
+        class Closing:  # closes wrk's connections over three looks
+            counts = [1005, 400, 5]
+
+            def open_descriptors(self):
+                return self.counts.pop(0) if len(self.counts) > 1 else self.counts[0]
+
+        self.assertEqual(http_bench.settled_descriptors(Closing(), idle=5), 5)
+        self.assertEqual(http_bench.settled_descriptors(types.SimpleNamespace(open_descriptors=lambda: 9), idle=5,
+                                                        wait=0.0), 9)
