@@ -2,6 +2,7 @@
 
 #include <sanitizer/asan_interface.h>  // no-ops unless built with AddressSanitizer
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -16,7 +17,8 @@ namespace looplab {
 namespace {
 
 constexpr std::size_t kGranule = BlockPool::kGranule;
-constexpr std::size_t kClasses = BlockPool::kMaxBlockSize / kGranule;
+constexpr std::size_t kClasses = BlockPool::kClasses;
+constexpr std::size_t kRecent = BlockPool::kRecent;
 static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= kGranule);
 
 std::size_t rounded(std::size_t size) { return (size + kGranule - 1) / kGranule * kGranule; }
@@ -38,9 +40,11 @@ struct FreeBlock {
 // side by side, in rising addresses, which the CPU reads ahead of the loop on
 // its own, whatever order the previous ones were freed in.
 //
-// The last kRecent blocks freed of a size wait in a small stack, and are
-// handed out first, last freed first: they are still in the cache (a task
-// that yields gets back the handle it just freed). Past those, the map.
+// The last blocks freed of a size, up to kRecent, wait in a small stack,
+// and are handed out first, last freed first: they are still in the cache
+// (a task that yields gets back the handle it just freed). Past those, the
+// map. The stacks are the thread's, and BlockPool's inline functions (the
+// header) work them without a call; what they cannot do comes here.
 //
 // A stack of all the free blocks, last freed on top, goes wrong once blocks
 // are freed in another order than they were made (the leaves of a tree that
@@ -92,7 +96,6 @@ struct Chunk {
   std::byte* start() { return reinterpret_cast<std::byte*>(this); }
 };
 constexpr std::size_t kHeaderGranules = (sizeof(Chunk) + kGranule - 1) / kGranule;
-constexpr std::size_t kRecent = 64;
 
 // One block size's state on a shelf. `chunk` is the chunk being handed out:
 // `bits` holds the free blocks of its word `word`, taken out of its map. A
@@ -101,9 +104,6 @@ constexpr std::size_t kRecent = 64;
 // blocks freed while another was being handed out wait in a queue, oldest
 // first, to be swept from their start.
 struct FreeList {
-  std::array<void*, kRecent> recent{};  // the last blocks freed: a stack that forgets its oldest
-  std::size_t recent_top = 0;  // counts pushes: the top is recent[(recent_top - 1) % kRecent]
-  std::size_t recent_count = 0;
   Chunk* chunk = nullptr;
   std::size_t word = kWords;
   std::uint64_t bits = 0;
@@ -116,22 +116,23 @@ struct FreeList {
 };
 
 // One thread's lists. Its chunks' maps are touched by that thread only,
-// with no atomic operation: a block freed on another thread travels back
-// through `remote_`, a stack that any thread pushes on and the owner empties
-// when it runs out of free blocks, before it cuts a new chunk. So a block
-// made on one thread and freed on another (the frame of a coroutine given to
-// run_coroutine_threadsafe()) never piles up on the second.
+// with no atomic operation: a block freed on another thread waits in that
+// thread's recent stack (where it may be used again), and once it leaves
+// it, travels back through `remote_`, a stack that any thread pushes on and
+// the owner empties when it runs out of free blocks, before it cuts a new
+// chunk. So blocks made on one thread and freed on another (the frames of
+// coroutines given to run_coroutine_threadsafe()) never pile up on the
+// second: it keeps kRecent of each size at most.
 //
 // A chunk is never given back: a thread that ends hands its shelf, chunks
 // and all, to the next thread that needs one (Shelves, below).
 class ChunkShelf {
  public:
+  // What BlockPool::allocate() does, recent blocks first, then the map.
   void* allocate(std::size_t size) {
+    BlockPool::RecentBlocks& recent = recent_[class_of(size)];
+    if (recent.count != 0) return recent.blocks[--recent.count];
     FreeList& list = lists_[class_of(size)];
-    if (list.recent_count != 0) {
-      --list.recent_count;
-      return list.recent[--list.recent_top % kRecent];
-    }
     if (list.bits == 0) [[unlikely]]
       refill(list, size);
     int bit = std::countr_zero(list.bits);
@@ -139,18 +140,20 @@ class ChunkShelf {
     return list.block_at(bit);
   }
 
+  // What BlockPool::deallocate() does: onto the recent stack, which, full,
+  // first gives its older half back, oldest first.
   void deallocate(void* block, std::size_t size) noexcept {
-    ChunkShelf* owner = Chunk::of(block)->owner;
-    if (owner != this) return owner->free_from_elsewhere(block);
-    FreeList& list = lists_[class_of(size)];
-    void*& slot = list.recent[list.recent_top++ % kRecent];
-    if (list.recent_count == kRecent) {
-      free_here(list, Place(slot));  // the oldest of the stack goes to its chunk's map
-    } else {
-      ++list.recent_count;
+    BlockPool::RecentBlocks& recent = recent_[class_of(size)];
+    if (recent.count == kRecent) {
+      constexpr std::size_t kHalf = kRecent / 2;
+      for (std::size_t i = 0; i < kHalf; ++i) give_back(lists_[class_of(size)], recent.blocks[i]);
+      std::copy(recent.blocks.begin() + kHalf, recent.blocks.end(), recent.blocks.begin());
+      recent.count = kRecent - kHalf;
     }
-    slot = block;
+    recent.blocks[recent.count++] = block;
   }
+
+  BlockPool::RecentBlocks* recent() noexcept { return recent_.data(); }
 
   // From any thread, even one that has no shelf (or has ended).
   void free_from_elsewhere(void* block) noexcept {
@@ -178,6 +181,14 @@ class ChunkShelf {
     std::size_t word;
     std::uint64_t bit;
   };
+
+  // A block leaving the recent stack: to its chunk's map, which is this
+  // shelf's, or another's, through that one's `remote_`.
+  void give_back(FreeList& list, void* block) noexcept {
+    ChunkShelf* owner = Chunk::of(block)->owner;
+    if (owner != this) return owner->free_from_elsewhere(block);
+    free_here(list, Place(block));
+  }
 
   void free_here(FreeList& list, const Place& place) noexcept {
     Chunk* chunk = place.chunk;
@@ -254,6 +265,7 @@ class ChunkShelf {
     return chunk;
   }
 
+  std::array<BlockPool::RecentBlocks, kClasses> recent_{};
   std::array<FreeList, kClasses> lists_{};
   std::atomic<FreeBlock*> remote_{nullptr};  // blocks of this shelf freed on other threads
 };
@@ -300,6 +312,9 @@ class StackShelf {
       stack.count = 0;
     }
   }
+
+  /// None: every block goes through allocate() and deallocate(), poisoned.
+  static BlockPool::RecentBlocks* recent() noexcept { return nullptr; }
 
   StackShelf* next_spare = nullptr;
 
@@ -351,12 +366,19 @@ thread_local Shelf* current = nullptr;
 // destructor at exit, comes from the late comers' shelf instead.
 thread_local bool ended = false;
 
-class ThreadShelf {
+}  // namespace
+
+// Named in the header, so that it may set BlockPool's recent_.
+class detail::ThreadShelf {
  public:
-  ThreadShelf() : shelf_(shelves().adopt()) { current = shelf_; }
+  ThreadShelf() : shelf_(shelves().adopt()) {
+    current = shelf_;
+    BlockPool::recent_ = shelf_->recent();
+  }
   ThreadShelf(const ThreadShelf&) = delete;
   ThreadShelf& operator=(const ThreadShelf&) = delete;
   ~ThreadShelf() {
+    BlockPool::recent_ = nullptr;
     current = nullptr;
     ended = true;
     shelf_->release_all();
@@ -367,8 +389,10 @@ class ThreadShelf {
   Shelf* shelf_;
 };
 
+namespace {
+
 Shelf& first_shelf() {
-  thread_local ThreadShelf shelf;
+  thread_local detail::ThreadShelf shelf;
   return *current;
 }
 
@@ -387,7 +411,7 @@ bool pooled(std::size_t size) { return size != 0 && size <= BlockPool::kMaxBlock
 
 }  // namespace
 
-void* BlockPool::allocate(std::size_t size) {
+void* BlockPool::allocate_from_chunks(std::size_t size) {
   if (!pooled(size)) return ::operator new(size);
   if (current != nullptr) return current->allocate(size);
   if (ended) {
@@ -398,7 +422,7 @@ void* BlockPool::allocate(std::size_t size) {
   return first_shelf().allocate(size);
 }
 
-void BlockPool::deallocate(void* block, std::size_t size) noexcept {
+void BlockPool::deallocate_to_chunks(void* block, std::size_t size) noexcept {
   if (!pooled(size)) return ::operator delete(block);
   if (current != nullptr) return current->deallocate(block, size);
   if constexpr (BlockPool::kKeepsBlocks) {

@@ -56,7 +56,7 @@ class Ref {
   ~Ref() { reset(); }
 
   void reset() noexcept {
-    if (object_ != nullptr && object_->drop_ref()) delete object_;
+    if (object_ != nullptr && object_->drop_ref()) destroy(object_);
     object_ = nullptr;
   }
 
@@ -75,6 +75,10 @@ class Ref {
   friend bool operator==(const Ref& a, const Ref& b) noexcept { return a.object_ == b.object_; }
 
  private:
+  // Out of line: a Ref is dropped in many places, most often moved from
+  // (null) or not the last; only the last one pays for the call.
+  [[gnu::noinline]] static void destroy(T* object) noexcept { delete object; }
+
   T* object_ = nullptr;
 };
 

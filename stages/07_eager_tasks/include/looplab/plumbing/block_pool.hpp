@@ -8,12 +8,18 @@
 // a thread hands out the lowest free block of the chunk it works through, so
 // objects made one after another lie in rising addresses, which the CPU reads
 // ahead; a block freed on another thread goes back to the thread that made
-// it. The pool keeps what it has cut for the program's life.
+// it (past the last few, which the freeing thread keeps at hand). The pool
+// keeps what it has cut for the program's life.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 namespace looplab {
+
+namespace detail {
+class ThreadShelf;  // block_pool.cpp: a thread's share of the pool
+}  // namespace detail
 
 #if defined(__SANITIZE_ADDRESS__)
 #define LOOPLAB_ADDRESS_SANITIZER 1
@@ -38,9 +44,51 @@ class BlockPool {
 #endif
   static constexpr std::size_t kGranule = 16;        // block sizes are multiples of this
   static constexpr std::size_t kMaxBlockSize = 512;  // larger requests go to operator new
+  static constexpr std::size_t kClasses = kMaxBlockSize / kGranule;
+  static constexpr std::size_t kRecent = 64;
 
-  static void* allocate(std::size_t size);
-  static void deallocate(void* block, std::size_t size) noexcept;
+  /// One block size's blocks freed last on a thread, up to kRecent: a stack,
+  /// handed out first, last freed first, while they are still in the cache
+  /// (a task that yields gets back the handle it just freed). Full, it gives
+  /// its older half back to the chunks' maps (block_pool.cpp). One count, no
+  /// ring: a push or a pop changes a single word.
+  struct RecentBlocks {
+    std::array<void*, kRecent> blocks{};
+    std::size_t count = 0;
+  };
+
+  // Inline, since every Handle, Future, Task and coroutine frame comes and
+  // goes through here: the common case, a recent block, costs a few
+  // instructions and no call; the rest is in block_pool.cpp.
+  static void* allocate(std::size_t size) {
+    if constexpr (kKeepsBlocks) {
+      if (size - 1 < kMaxBlockSize && recent_ != nullptr) {
+        RecentBlocks& list = recent_[(size - 1) / kGranule];
+        if (list.count != 0) return list.blocks[--list.count];
+      }
+    }
+    return allocate_from_chunks(size);
+  }
+  static void deallocate(void* block, std::size_t size) noexcept {
+    if constexpr (kKeepsBlocks) {
+      if (size - 1 < kMaxBlockSize && recent_ != nullptr) {
+        RecentBlocks& list = recent_[(size - 1) / kGranule];
+        if (list.count != kRecent) {
+          list.blocks[list.count++] = block;
+          return;
+        }
+      }
+    }
+    deallocate_to_chunks(block, size);
+  }
+
+ private:
+  friend class detail::ThreadShelf;
+  static void* allocate_from_chunks(std::size_t size);
+  static void deallocate_to_chunks(void* block, std::size_t size) noexcept;
+  /// This thread's recent blocks, one stack per size (kClasses of them):
+  /// null until its first allocation, and again once it has ended.
+  static inline thread_local RecentBlocks* recent_ = nullptr;
 };
 
 /// Inherit from this to give a class its memory from the BlockPool.
