@@ -47,7 +47,7 @@ TaskBase::TaskBase(EventLoop& loop, std::coroutine_handle<> root, FutureBase& fu
 TaskBase::~TaskBase() { forget(); }
 
 // As asyncio: only an unnamed task takes a number from the counter.
-void TaskBase::name_task(std::optional<std::string> name) {
+void TaskBase::name_task(std::optional<std::string>&& name) {
   if (name) {
     set_name(std::move(*name));
   } else {
@@ -60,7 +60,7 @@ const std::string& TaskBase::get_name() const {
   return name_;
 }
 
-void TaskBase::begin(TaskOptions options) {
+void TaskBase::begin(TaskOptions&& options) {
   // [begin_body]
   if (loop_->is_closed()) throw RuntimeError("Event loop is closed");
   context_ = options.context ? std::move(*options.context) : Context::copy_current();

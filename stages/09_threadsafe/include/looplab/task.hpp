@@ -121,7 +121,7 @@ class TaskBase {
   bool request_cancel(std::string message);
   /// loop.create_task()'s work, once the task exists: name it, choose its
   /// Context, and start it, through the loop's task factory if it has one.
-  void begin(TaskOptions options);
+  void begin(TaskOptions&& options);
   bool must_cancel() const noexcept { return must_cancel_; }
   void* root_address() const noexcept { return root_.address(); }
   /// The message of the latest cancel() that found no future to pass it
@@ -149,7 +149,7 @@ class TaskBase {
   void enter_registry() noexcept;
   void leave_registry() noexcept;
   /// The caller's name, or, if none, the next number from the counter.
-  void name_task(std::optional<std::string> name);
+  void name_task(std::optional<std::string>&& name);
   void schedule_first_step();
   void eager_start();
   void step(std::exception_ptr error);
