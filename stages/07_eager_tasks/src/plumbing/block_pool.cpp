@@ -53,7 +53,7 @@ struct FreeBlock {
 // grew from 570 to 840 ns per task over six trees on one loop; with the
 // free lists sorted by address before each tree, it stayed at 400; with the
 // map, it stays between 430 and 480.
-constexpr std::size_t kChunkSize = std::size_t{64} << 10;
+constexpr std::size_t kChunkSize = BlockPool::kChunkSize;
 constexpr std::size_t kGranules = kChunkSize / kGranule;  // 4,096 bits in the map
 constexpr std::size_t kWords = kGranules / 64;
 
@@ -83,8 +83,9 @@ void* cut_chunk() {
 // few cache sets; moving each one in by up to 15 cache lines, chosen by the
 // chunk's address, measured a few percent slower on the trees here, not faster.
 struct Chunk {
+  // The one shelf that hands its blocks out; first, as BlockPool::is_own() reads it.
+  ChunkShelf* owner;
   std::array<std::uint64_t, kWords> free;  // bit g: a free block starts at granule g
-  ChunkShelf* owner;                       // the one shelf that hands its blocks out
   std::size_t size_class;
   Chunk* next_queued = nullptr;  // in its list's queue of chunks with freed blocks
   bool queued = false;
@@ -95,6 +96,8 @@ struct Chunk {
   }
   std::byte* start() { return reinterpret_cast<std::byte*>(this); }
 };
+static_assert(offsetof(Chunk, owner) == 0,
+              "BlockPool::is_own() reads the owner at a chunk's start");
 constexpr std::size_t kHeaderGranules = (sizeof(Chunk) + kGranule - 1) / kGranule;
 
 // One block size's state on a shelf. `chunk` is the chunk being handed out:
@@ -116,13 +119,11 @@ struct FreeList {
 };
 
 // One thread's lists. Its chunks' maps are touched by that thread only,
-// with no atomic operation: a block freed on another thread waits in that
-// thread's recent stack (where it may be used again), and once it leaves
-// it, travels back through `remote_`, a stack that any thread pushes on and
-// the owner empties when it runs out of free blocks, before it cuts a new
-// chunk. So blocks made on one thread and freed on another (the frames of
-// coroutines given to run_coroutine_threadsafe()) never pile up on the
-// second: it keeps kRecent of each size at most.
+// with no atomic operation: a block freed on another thread travels back
+// through `remote_`, a stack that any thread pushes on and the owner empties
+// when it runs out of free blocks, before it cuts a new chunk. So a block
+// made on one thread and freed on another (the frame of a coroutine given to
+// run_coroutine_threadsafe()) never piles up on the second.
 //
 // A chunk is never given back: a thread that ends hands its shelf, chunks
 // and all, to the next thread that needs one (Shelves, below).
@@ -143,10 +144,13 @@ class ChunkShelf {
   // What BlockPool::deallocate() does: onto the recent stack, which, full,
   // first gives its older half back, oldest first.
   void deallocate(void* block, std::size_t size) noexcept {
+    ChunkShelf* owner = Chunk::of(block)->owner;
+    if (owner != this) return owner->free_from_elsewhere(block);
     BlockPool::RecentBlocks& recent = recent_[class_of(size)];
     if (recent.count == kRecent) {
       constexpr std::size_t kHalf = kRecent / 2;
-      for (std::size_t i = 0; i < kHalf; ++i) give_back(lists_[class_of(size)], recent.blocks[i]);
+      FreeList& list = lists_[class_of(size)];
+      for (std::size_t i = 0; i < kHalf; ++i) free_here(list, Place(recent.blocks[i]));
       std::copy(recent.blocks.begin() + kHalf, recent.blocks.end(), recent.blocks.begin());
       recent.count = kRecent - kHalf;
     }
@@ -181,14 +185,6 @@ class ChunkShelf {
     std::size_t word;
     std::uint64_t bit;
   };
-
-  // A block leaving the recent stack: to its chunk's map, which is this
-  // shelf's, or another's, through that one's `remote_`.
-  void give_back(FreeList& list, void* block) noexcept {
-    ChunkShelf* owner = Chunk::of(block)->owner;
-    if (owner != this) return owner->free_from_elsewhere(block);
-    free_here(list, Place(block));
-  }
 
   void free_here(FreeList& list, const Place& place) noexcept {
     Chunk* chunk = place.chunk;
@@ -258,7 +254,7 @@ class ChunkShelf {
 
   // A new chunk: every block it holds is free.
   Chunk* new_chunk(std::size_t size) {
-    auto* chunk = ::new (cut_chunk()) Chunk{{}, this, class_of(size)};
+    auto* chunk = ::new (cut_chunk()) Chunk{this, {}, class_of(size)};
     std::size_t step = rounded(size) / kGranule;
     for (std::size_t granule = kHeaderGranules; granule + step <= kGranules; granule += step)
       chunk->free[granule / 64] |= std::uint64_t{1} << (granule % 64);
@@ -374,11 +370,13 @@ class detail::ThreadShelf {
   ThreadShelf() : shelf_(shelves().adopt()) {
     current = shelf_;
     BlockPool::recent_ = shelf_->recent();
+    BlockPool::shelf_ = shelf_;
   }
   ThreadShelf(const ThreadShelf&) = delete;
   ThreadShelf& operator=(const ThreadShelf&) = delete;
   ~ThreadShelf() {
     BlockPool::recent_ = nullptr;
+    BlockPool::shelf_ = nullptr;
     current = nullptr;
     ended = true;
     shelf_->release_all();

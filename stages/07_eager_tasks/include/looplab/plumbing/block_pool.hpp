@@ -8,12 +8,13 @@
 // a thread hands out the lowest free block of the chunk it works through, so
 // objects made one after another lie in rising addresses, which the CPU reads
 // ahead; a block freed on another thread goes back to the thread that made
-// it (past the last few, which the freeing thread keeps at hand). The pool
-// keeps what it has cut for the program's life.
+// it. The pool keeps what it has cut for the program's life.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace looplab {
 
@@ -45,16 +46,20 @@ class BlockPool {
   static constexpr std::size_t kGranule = 16;        // block sizes are multiples of this
   static constexpr std::size_t kMaxBlockSize = 512;  // larger requests go to operator new
   static constexpr std::size_t kClasses = kMaxBlockSize / kGranule;
+  /// Blocks are cut from chunks of this size, aligned to it, each chunk
+  /// opening with the address of the thread's shelf that owns it.
+  static constexpr std::size_t kChunkSize = std::size_t{64} << 10;
   /// Enough for a gather() of a couple of hundred children, whose frames and
   /// tasks are all freed at its end: fanout_cached's 100 children found only
   /// half their blocks in a stack of 64 (8% more instructions a child).
   static constexpr std::size_t kRecent = 256;
 
-  /// One block size's blocks freed last on a thread, up to kRecent: a stack,
-  /// handed out first, last freed first, while they are still in the cache
-  /// (a task that yields gets back the handle it just freed). Full, it gives
-  /// its older half back to the chunks' maps (block_pool.cpp). One count, no
-  /// ring: a push or a pop changes a single word.
+  /// One block size's blocks freed last on a thread, up to kRecent, all of
+  /// them the thread's own: a stack, handed out first, last freed first,
+  /// while they are still in the cache (a task that yields gets back the
+  /// handle it just freed). Full, it gives its older half back to the
+  /// chunks' maps (block_pool.cpp). One count, no ring: a push or a pop
+  /// changes a single word.
   struct RecentBlocks {
     std::array<void*, kRecent> blocks{};
     std::size_t count = 0;
@@ -74,7 +79,7 @@ class BlockPool {
   }
   static void deallocate(void* block, std::size_t size) noexcept {
     if constexpr (kKeepsBlocks) {
-      if (size - 1 < kMaxBlockSize && recent_ != nullptr) {
+      if (size - 1 < kMaxBlockSize && recent_ != nullptr && is_own(block)) {
         RecentBlocks& list = recent_[(size - 1) / kGranule];
         if (list.count != kRecent) {
           list.blocks[list.count++] = block;
@@ -89,9 +94,20 @@ class BlockPool {
   friend class detail::ThreadShelf;
   static void* allocate_from_chunks(std::size_t size);
   static void deallocate_to_chunks(void* block, std::size_t size) noexcept;
-  /// This thread's recent blocks, one stack per size (kClasses of them):
-  /// null until its first allocation, and again once it has ended.
+  /// Whether `block` was cut from a chunk of this thread's shelf: a block
+  /// of another goes back to it (block_pool.cpp), and is never used here,
+  /// where its neighbours' cache lines belong to another thread.
+  static bool is_own(void* block) noexcept {
+    auto offset = reinterpret_cast<std::uintptr_t>(block) & (kChunkSize - 1);
+    const void* owner = nullptr;
+    std::memcpy(&owner, static_cast<std::byte*>(block) - offset, sizeof owner);
+    return owner == shelf_;
+  }
+  /// This thread's recent blocks, one stack per size (kClasses of them),
+  /// and its shelf: null until its first allocation, and again once it has
+  /// ended; always null under AddressSanitizer.
   static inline thread_local RecentBlocks* recent_ = nullptr;
+  static inline thread_local const void* shelf_ = nullptr;
 };
 
 /// Inherit from this to give a class its memory from the BlockPool.
