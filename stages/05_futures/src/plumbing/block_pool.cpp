@@ -354,34 +354,33 @@ Shelves& shelves() {
   return *all;
 }
 
-// This thread's shelf: `current` points to it, from the thread's first
+// This thread's shelf is BlockPool::shelf_, from the thread's first
 // allocation until the thread ends and hands it on (a plain pointer, read
 // on every allocation without the guard a thread_local object needs).
-thread_local Shelf* current = nullptr;
 // Set once the shelf is handed on: a block made later, by a static object's
 // destructor at exit, comes from the late comers' shelf instead.
 thread_local bool ended = false;
 
 }  // namespace
 
-// Named in the header, so that it may set BlockPool's recent_.
+// Named in the header, so that it may set BlockPool's shelf_ and recent_.
 class detail::ThreadShelf {
  public:
   ThreadShelf() : shelf_(shelves().adopt()) {
-    current = shelf_;
-    BlockPool::recent_ = shelf_->recent();
     BlockPool::shelf_ = shelf_;
+    BlockPool::recent_ = shelf_->recent();
   }
   ThreadShelf(const ThreadShelf&) = delete;
   ThreadShelf& operator=(const ThreadShelf&) = delete;
   ~ThreadShelf() {
     BlockPool::recent_ = nullptr;
     BlockPool::shelf_ = nullptr;
-    current = nullptr;
     ended = true;
     shelf_->release_all();
     shelves().retire(shelf_);
   }
+
+  Shelf& shelf() noexcept { return *shelf_; }
 
  private:
   Shelf* shelf_;
@@ -391,7 +390,7 @@ namespace {
 
 Shelf& first_shelf() {
   thread_local detail::ThreadShelf shelf;
-  return *current;
+  return shelf.shelf();
 }
 
 // Shared by the threads whose own shelf is gone; rarely used, so a lock will do.
@@ -411,7 +410,7 @@ bool pooled(std::size_t size) { return size != 0 && size <= BlockPool::kMaxBlock
 
 void* BlockPool::allocate_from_chunks(std::size_t size) {
   if (!pooled(size)) return ::operator new(size);
-  if (current != nullptr) return current->allocate(size);
+  if (shelf_ != nullptr) return static_cast<Shelf*>(shelf_)->allocate(size);
   if (ended) {
     if constexpr (!BlockPool::kKeepsBlocks) return ::operator new(rounded(size));
     std::lock_guard lock(late_shelf().mutex);
@@ -422,7 +421,7 @@ void* BlockPool::allocate_from_chunks(std::size_t size) {
 
 void BlockPool::deallocate_to_chunks(void* block, std::size_t size) noexcept {
   if (!pooled(size)) return ::operator delete(block);
-  if (current != nullptr) return current->deallocate(block, size);
+  if (shelf_ != nullptr) return static_cast<Shelf*>(shelf_)->deallocate(block, size);
   if constexpr (BlockPool::kKeepsBlocks) {
     Chunk::of(block)->owner->free_from_elsewhere(block);  // not this thread's: it has no shelf
   } else if (ended) {

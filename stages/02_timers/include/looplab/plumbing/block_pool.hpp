@@ -103,11 +103,11 @@ class BlockPool {
     std::memcpy(&owner, static_cast<std::byte*>(block) - offset, sizeof owner);
     return owner == shelf_;
   }
-  /// This thread's recent blocks, one stack per size (kClasses of them),
-  /// and its shelf: null until its first allocation, and again once it has
-  /// ended; always null under AddressSanitizer.
+  /// This thread's shelf (block_pool.cpp) and its recent blocks, one stack
+  /// per size (kClasses of them): null until the thread's first allocation,
+  /// and again once it has ended. Under AddressSanitizer there are no stacks.
+  static inline thread_local void* shelf_ = nullptr;
   static inline thread_local RecentBlocks* recent_ = nullptr;
-  static inline thread_local const void* shelf_ = nullptr;
 };
 
 /// Inherit from this to give a class its memory from the BlockPool.
